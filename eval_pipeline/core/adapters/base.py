@@ -1,0 +1,182 @@
+"""What every chatbot transport shares: the adapter contract and payload normalisation.
+
+Evaluation only ever sees a ``ChatPayload``; these helpers keep each transport from inventing its
+own shape for tool calls, timings or failures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any, Protocol, runtime_checkable
+
+import requests
+from requests.adapters import HTTPAdapter
+from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
+
+from eval_pipeline.core.models import ChatPayload, ToolCall
+
+MAX_ERROR_CHARS = 300
+
+
+@runtime_checkable
+class ChatbotAdapter(Protocol):
+    """A chatbot reached through some transport; a chatbot failure is data, never an exception."""
+
+    def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload: ...
+
+    def close(self) -> None: ...
+
+
+def utc_now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def whitespace_tokens(text: str) -> int:
+    """A tokenizer-free token count, so tokens/s is comparable across bots and models."""
+    return len(text.split())
+
+
+def tokens_per_second(answer: str, seconds: float | None) -> float | None:
+    if seconds is None or seconds <= 0:
+        return None
+    return whitespace_tokens(answer) / seconds
+
+
+def redact_secrets(message: str, secrets: Iterable[str | None]) -> str:
+    """Remove every known secret from a message and cap its length before it is stored."""
+    for secret in secrets:
+        if secret:
+            message = message.replace(secret, "***")
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[:MAX_ERROR_CHARS] + "…"
+    return message
+
+
+def describe_exception(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def tool_calls_from_json(raw_calls: Any, raw_sql: Any) -> list[ToolCall]:
+    """Normalise ``[{"name","arguments"}]`` plus a bare ``["SELECT …"]`` list into ``ToolCall``s."""
+    calls: list[ToolCall] = []
+    for index, raw in enumerate(raw_calls if isinstance(raw_calls, list) else []):
+        if not isinstance(raw, Mapping):
+            raise ValueError(f"tool call #{index} is not an object")
+        arguments = raw.get("arguments") or {}
+        if not isinstance(arguments, Mapping):
+            raise ValueError(f"tool call #{index} has non-object arguments")
+        sql = arguments.get("sql")
+        calls.append(
+            ToolCall(
+                id=str(raw.get("id") or f"call_{index + 1}"),
+                name=str(raw.get("name") or ""),
+                arguments=dict(arguments),
+                sql=sql if isinstance(sql, str) else None,
+            )
+        )
+    statements = [raw_sql] if isinstance(raw_sql, str) else raw_sql
+    for index, statement in enumerate(statements if isinstance(statements, list) else []):
+        if not isinstance(statement, str):
+            raise ValueError(f"sql entry #{index} is not a string")
+        calls.append(
+            ToolCall(
+                id=f"sql_{index + 1}",
+                name="sql",
+                arguments={"sql": statement},
+                sql=statement,
+            )
+        )
+    return calls
+
+
+def payload_from_answer(
+    *,
+    case_id: str,
+    question: str,
+    result: Any,
+    answer_field: str,
+    transport: str,
+    latency_s: float,
+    started_at: str,
+    attempts: int = 1,
+) -> ChatPayload:
+    """Build the payload of a non-streamed answer: a plain string or an object with tool calls."""
+    if isinstance(result, str):
+        answer, calls = result, []
+    elif isinstance(result, Mapping):
+        answer_value = result.get(answer_field)
+        if not isinstance(answer_value, str):
+            raise ValueError(f"response has no string field {answer_field!r}")
+        answer = answer_value
+        calls = tool_calls_from_json(result.get("tool_calls"), result.get("sql"))
+    else:
+        raise ValueError(f"expected a string or an object, got {type(result).__name__}")
+    return ChatPayload(
+        case_id=case_id,
+        question=question,
+        answer=answer,
+        tool_calls=calls,
+        latency_s=latency_s,
+        tokens_per_s=tokens_per_second(answer, latency_s),
+        chunk_count=1 if answer else 0,
+        transport=transport,
+        attempts=attempts,
+        started_at=started_at,
+    )
+
+
+def error_payload(
+    *,
+    case_id: str,
+    question: str,
+    error: str,
+    transport: str,
+    started_at: str,
+    attempts: int = 1,
+) -> ChatPayload:
+    return ChatPayload(
+        case_id=case_id,
+        question=question,
+        errors=[error],
+        status="error",
+        transport=transport,
+        attempts=attempts,
+        started_at=started_at,
+    )
+
+
+class RetryableStatus(Exception):
+    """A 5xx answer before any byte of the body was used: safe to ask again."""
+
+    def __init__(self, status_code: int) -> None:
+        super().__init__(f"HTTP {status_code}")
+        self.status_code = status_code
+
+
+def pooled_session(pool_size: int) -> requests.Session:
+    """One session shared by all worker threads, with enough pooled connections for each of them."""
+    session = requests.Session()
+    adapter = HTTPAdapter(pool_connections=pool_size, pool_maxsize=pool_size, max_retries=0)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
+def retry_policy(retries: int, backoff_s: float) -> Retrying:
+    """Exponential backoff with jitter on connection failures and 5xx; a fresh one per request."""
+    return Retrying(
+        stop=stop_after_attempt(retries + 1),
+        wait=wait_exponential_jitter(initial=backoff_s, max=backoff_s * 16, jitter=backoff_s),
+        retry=retry_if_exception_type((requests.ConnectionError, RetryableStatus)),
+        reraise=True,
+    )
+
+
+def body_excerpt(response: requests.Response, limit: int = 200) -> str:
+    try:
+        text = response.text
+    except (requests.RequestException, UnicodeDecodeError):
+        return ""
+    return " ".join(text.split())[:limit]

@@ -1,0 +1,110 @@
+"""A chatbot behind a plain JSON endpoint: one POST, one JSON answer, no stream."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+
+import requests
+
+from eval_pipeline.core.adapters.base import (
+    RetryableStatus,
+    body_excerpt,
+    describe_exception,
+    error_payload,
+    payload_from_answer,
+    pooled_session,
+    redact_secrets,
+    retry_policy,
+    utc_now_iso,
+)
+from eval_pipeline.core.models import ChatPayload
+
+
+class HTTPJSONAdapter:
+    """POST ``{"question","context"}``; expects ``{"answer", "tool_calls"?, "sql"?}``.
+
+    Without a stream there is no first token, so ``ttft_s`` stays empty and tokens/s is measured
+    over the whole call.
+    """
+
+    transport = "http_json"
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        answer_field: str = "answer",
+        timeout_s: float = 30.0,
+        retries: int = 2,
+        backoff_s: float = 0.5,
+        pool_size: int = 64,
+    ) -> None:
+        self._url = url
+        self._headers = dict(headers or {})
+        self._answer_field = answer_field
+        self._timeout_s = timeout_s
+        self._retries = retries
+        self._backoff_s = backoff_s
+        self._session = pooled_session(pool_size)
+
+    def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload:
+        started_at = utc_now_iso()
+        attempts = 0
+        started = time.perf_counter()
+
+        def post() -> requests.Response:
+            nonlocal attempts, started
+            attempts += 1
+            started = time.perf_counter()
+            response = self._session.post(
+                self._url,
+                json={"question": question, "context": context},
+                headers=self._headers,
+                timeout=self._timeout_s,
+            )
+            if response.status_code >= 500:
+                raise RetryableStatus(response.status_code)
+            return response
+
+        def failed(message: str) -> ChatPayload:
+            return error_payload(
+                case_id=case_id,
+                question=question,
+                error=redact_secrets(message, self._headers.values()),
+                transport=self.transport,
+                started_at=started_at,
+                attempts=attempts,
+            )
+
+        try:
+            response = retry_policy(self._retries, self._backoff_s)(post)
+        except (RetryableStatus, requests.RequestException) as exc:
+            return failed(f"request failed after {attempts} attempt(s): {describe_exception(exc)}")
+        latency = time.perf_counter() - started
+        if response.status_code != 200:
+            detail = body_excerpt(response)
+            return failed(f"request rejected: HTTP {response.status_code}: {detail}")
+        try:
+            body = response.json()
+        except ValueError:
+            return failed(f"response is not JSON: {body_excerpt(response)}")
+        if not isinstance(body, Mapping):
+            return failed("response is not a JSON object")
+        try:
+            return payload_from_answer(
+                case_id=case_id,
+                question=question,
+                result=body,
+                answer_field=self._answer_field,
+                transport=self.transport,
+                latency_s=latency,
+                started_at=started_at,
+                attempts=attempts,
+            )
+        except ValueError as exc:
+            return failed(f"unexpected response shape: {exc}")
+
+    def close(self) -> None:
+        self._session.close()

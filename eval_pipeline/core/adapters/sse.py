@@ -1,0 +1,364 @@
+"""Server-sent-events chatbot behind a login: JWT auth, streamed answer, tool calls and timings.
+
+The event grammar is ``chunk``, ``reasoning``, ``agent_status``, ``tool_call``, ``tool_result``,
+``done`` and ``error``. Only the request is retried: once the stream has started, asking again
+would bill the bot twice and hide a mid-answer failure, so any stream fault becomes an error
+payload that keeps the partial answer.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urljoin
+
+import requests
+import urllib3
+from pydantic import SecretStr
+
+from eval_pipeline.core.adapters.base import (
+    RetryableStatus,
+    body_excerpt,
+    describe_exception,
+    error_payload,
+    pooled_session,
+    redact_secrets,
+    retry_policy,
+    tokens_per_second,
+    utc_now_iso,
+)
+from eval_pipeline.core.models import ChatPayload, ToolCall, ToolResult
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_READ_SIZE = 65536
+
+
+@dataclass(frozen=True)
+class SSEEvent:
+    event: str
+    data: str
+
+
+class SSEParser:
+    """Incremental parser of the text/event-stream format (fields, multi-line data, comments)."""
+
+    def __init__(self) -> None:
+        self._buffer = ""
+        self._event = ""
+        self._data: list[str] = []
+
+    def feed(self, text: str) -> list[SSEEvent]:
+        self._buffer += text
+        events: list[SSEEvent] = []
+        while match := _LINE_END.search(self._buffer):
+            if match.group() == "\r" and match.end() == len(self._buffer):
+                break  # a CRLF may be split across reads
+            line, self._buffer = self._buffer[: match.start()], self._buffer[match.end() :]
+            event = self._line(line)
+            if event is not None:
+                events.append(event)
+        return events
+
+    def close(self) -> list[SSEEvent]:
+        """Dispatch an event the server left unterminated when it closed the stream."""
+        events = self.feed("\n") if self._buffer else []
+        pending = self._line("")
+        return [*events, pending] if pending is not None else events
+
+    def _line(self, line: str) -> SSEEvent | None:
+        if not line:
+            if not self._data and not self._event:
+                return None
+            event = SSEEvent(self._event or "message", "\n".join(self._data))
+            self._event, self._data = "", []
+            return event
+        if line.startswith(":"):
+            return None
+        name, colon, value = line.partition(":")
+        if colon and value.startswith(" "):
+            value = value[1:]
+        if name == "event":
+            self._event = value
+        elif name == "data":
+            self._data.append(value)
+        return None
+
+
+@dataclass
+class _Stream:
+    """What one chat stream has delivered so far, with the clock readings the metrics need."""
+
+    started: float
+    answer: list[str] = field(default_factory=list)
+    reasoning: list[str] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    tool_results: list[ToolResult] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    first_chunk_at: float | None = None
+    last_chunk_at: float | None = None
+    max_gap_s: float | None = None
+    chunk_count: int = 0
+    done_at: float | None = None
+
+    def apply(self, event: SSEEvent, now: float) -> bool:
+        """Record one event; True when the stream is over (done, error event or bad data)."""
+        try:
+            data: Any = json.loads(event.data) if event.data.strip() else {}
+        except json.JSONDecodeError as exc:
+            self.errors.append(f"malformed JSON in {event.event!r} event: {exc.msg}")
+            return True
+        if not isinstance(data, dict):
+            self.errors.append(f"malformed {event.event!r} event: expected a JSON object")
+            return True
+        try:
+            return self._apply(event.event, data, now)
+        except (TypeError, ValueError) as exc:
+            self.errors.append(f"malformed {event.event!r} event: {describe_exception(exc)}")
+            return True
+
+    def _apply(self, kind: str, data: dict[str, Any], now: float) -> bool:
+        if kind == "chunk":
+            self._chunk(str(data.get("text", "")), now)
+        elif kind == "reasoning":
+            self.reasoning.append(str(data.get("text", "")))
+        elif kind == "tool_call":
+            arguments = data.get("arguments") or {}
+            if not isinstance(arguments, dict):
+                raise ValueError("arguments is not an object")
+            sql = arguments.get("sql")
+            self.tool_calls.append(
+                ToolCall(
+                    id=str(data.get("id", "")),
+                    name=str(data.get("name", "")),
+                    arguments=arguments,
+                    sql=sql if isinstance(sql, str) else None,
+                )
+            )
+        elif kind == "tool_result":
+            row_count = data.get("row_count")
+            self.tool_results.append(
+                ToolResult(
+                    call_id=str(data.get("id", "")),
+                    name=str(data.get("name", "")),
+                    content={"columns": data.get("columns"), "rows": data.get("rows")},
+                    row_count=int(row_count) if row_count is not None else None,
+                )
+            )
+        elif kind == "done":
+            self.done_at = now
+            return True
+        elif kind == "error":
+            self.errors.append(f"chatbot error event: {data.get('message', 'no message')}")
+            return True
+        return False
+
+    def _chunk(self, text: str, now: float) -> None:
+        if self.first_chunk_at is None:
+            self.first_chunk_at = now
+        elif self.last_chunk_at is not None:
+            gap = now - self.last_chunk_at
+            self.max_gap_s = gap if self.max_gap_s is None else max(self.max_gap_s, gap)
+        self.last_chunk_at = now
+        self.chunk_count += 1
+        self.answer.append(text)
+
+
+class _ChatFailure(Exception):
+    def __init__(self, message: str, attempts: int) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+
+
+class SSEAdapter:
+    """Thread-safe: one pooled session and one cached JWT serve every concurrent ``ask``."""
+
+    transport = "sse"
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        username: str,
+        password: SecretStr | str,
+        login_path: str = "/auth/login",
+        chat_path: str = "/chat",
+        connect_timeout_s: float = 5.0,
+        read_timeout_s: float = 10.0,
+        total_timeout_s: float = 120.0,
+        retries: int = 2,
+        backoff_s: float = 0.5,
+        pool_size: int = 64,
+    ) -> None:
+        root = base_url.rstrip("/") + "/"
+        self._login_url = urljoin(root, login_path.lstrip("/"))
+        self._chat_url = urljoin(root, chat_path.lstrip("/"))
+        self._username = username
+        self._password = password if isinstance(password, SecretStr) else SecretStr(password)
+        self._timeout = (connect_timeout_s, read_timeout_s)
+        self._total_timeout_s = total_timeout_s
+        self._retries = retries
+        self._backoff_s = backoff_s
+        self._session = pooled_session(pool_size)
+        self._token: str | None = None
+        self._seen_tokens: set[str] = set()
+        self._token_lock = threading.Lock()
+
+    def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload:
+        started_at = utc_now_iso()
+        try:
+            response, started, attempts = self._open_stream(question, context)
+        except _ChatFailure as exc:
+            return error_payload(
+                case_id=case_id,
+                question=question,
+                error=self._redact(str(exc)),
+                transport=self.transport,
+                started_at=started_at,
+                attempts=exc.attempts,
+            )
+        with response:
+            stream = self._read(response, started)
+        return self._payload(case_id, question, stream, attempts, started_at)
+
+    def close(self) -> None:
+        self._session.close()
+
+    def _open_stream(self, question: str, context: str) -> tuple[requests.Response, float, int]:
+        attempts = 0
+
+        def post() -> tuple[requests.Response, float, str]:
+            nonlocal attempts
+            attempts += 1
+            token = self._bearer()
+            started = time.perf_counter()
+            response = self._session.post(
+                self._chat_url,
+                json={"question": question, "context": context},
+                headers={"Authorization": f"Bearer {token}", "Accept": "text/event-stream"},
+                stream=True,
+                timeout=self._timeout,
+            )
+            if response.status_code >= 500:
+                response.close()
+                raise RetryableStatus(response.status_code)
+            return response, started, token
+
+        try:
+            response, started, token = retry_policy(self._retries, self._backoff_s)(post)
+            if response.status_code == 401:
+                response.close()
+                self._forget(token)
+                response, started, token = retry_policy(self._retries, self._backoff_s)(post)
+        except _ChatFailure as exc:
+            raise _ChatFailure(str(exc), attempts) from None
+        except (RetryableStatus, requests.RequestException) as exc:
+            raise _ChatFailure(
+                f"chat request failed after {attempts} attempt(s): {describe_exception(exc)}",
+                attempts,
+            ) from None
+        if response.status_code != 200:
+            detail = body_excerpt(response)
+            response.close()
+            raise _ChatFailure(
+                f"chat request rejected: HTTP {response.status_code}: {detail}", attempts
+            )
+        return response, started, attempts
+
+    def _bearer(self) -> str:
+        with self._token_lock:
+            if self._token is None:
+                self._token = self._login()
+                self._seen_tokens.add(self._token)
+            return self._token
+
+    def _forget(self, token: str) -> None:
+        with self._token_lock:
+            if self._token == token:
+                self._token = None
+
+    def _login(self) -> str:
+        response = self._session.post(
+            self._login_url,
+            json={"username": self._username, "password": self._password.get_secret_value()},
+            timeout=self._timeout,
+        )
+        with response:
+            if response.status_code >= 500:
+                raise RetryableStatus(response.status_code)
+            if response.status_code != 200:
+                raise _ChatFailure(f"login failed: HTTP {response.status_code}", 0)
+            try:
+                token = response.json().get("access_token")
+            except (ValueError, AttributeError):
+                token = None
+        if not isinstance(token, str) or not token:
+            raise _ChatFailure("login failed: the response has no access_token", 0)
+        return token
+
+    def _read(self, response: requests.Response, started: float) -> _Stream:
+        stream = _Stream(started=started)
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        parser = SSEParser()
+        try:
+            while block := response.raw.read1(_READ_SIZE, decode_content=True):
+                now = time.perf_counter()
+                for event in parser.feed(decoder.decode(block)):
+                    if stream.apply(event, now):
+                        return stream
+                if now - started > self._total_timeout_s:
+                    stream.errors.append(
+                        f"stream exceeded the total timeout of {self._total_timeout_s:g} s"
+                    )
+                    return stream
+        except urllib3.exceptions.ReadTimeoutError:
+            stream.errors.append(
+                f"stream stalled: no data for {self._timeout[1]:g} s (read timeout)"
+            )
+            return stream
+        except (urllib3.exceptions.HTTPError, requests.RequestException, OSError) as exc:
+            stream.errors.append(f"stream broken: {describe_exception(exc)}")
+            return stream
+        now = time.perf_counter()
+        for event in parser.close():
+            if stream.apply(event, now):
+                return stream
+        stream.errors.append("stream ended without a 'done' event")
+        return stream
+
+    def _payload(
+        self, case_id: str, question: str, stream: _Stream, attempts: int, started_at: str
+    ) -> ChatPayload:
+        answer = "".join(stream.answer)
+        ok = not stream.errors and stream.done_at is not None
+        latency = stream.done_at - stream.started if ok and stream.done_at is not None else None
+        first = stream.first_chunk_at
+        ttft = first - stream.started if first is not None else None
+        generation = latency - ttft if latency is not None and ttft is not None else None
+        return ChatPayload(
+            case_id=case_id,
+            question=question,
+            answer=answer,
+            reasoning="".join(stream.reasoning),
+            tool_calls=stream.tool_calls,
+            tool_results=stream.tool_results,
+            latency_s=latency,
+            ttft_s=ttft,
+            tokens_per_s=tokens_per_second(answer, generation),
+            chunk_count=stream.chunk_count,
+            max_chunk_gap_s=stream.max_gap_s,
+            errors=[self._redact(e) for e in stream.errors],
+            status="ok" if ok else "error",
+            transport=self.transport,
+            attempts=attempts,
+            started_at=started_at,
+        )
+
+    def _redact(self, message: str) -> str:
+        with self._token_lock:
+            tokens = list(self._seen_tokens)
+        return redact_secrets(message, [self._password.get_secret_value(), *tokens])

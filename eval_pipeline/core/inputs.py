@@ -1,0 +1,561 @@
+"""Load and validate the BKG and the golden dataset, reporting every problem at once.
+
+Checks run in layers — readable JSON, the published JSON Schema, then cross-references (tables,
+columns, functions, params, SQL) and, when a database URL is given, the live catalog. Later layers
+still run on the parts that passed earlier ones, so one broken KPI does not hide the others.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import json
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pydantic
+from sqlalchemy.engine import make_url
+from sqlglot import exp
+
+from eval_pipeline.core.bkg_runtime import (
+    FunctionLoadError,
+    compile_function,
+    param_problems,
+    param_value_problem,
+    parse_select,
+    signature_problem,
+)
+from eval_pipeline.core.db import Database, redact_url
+from eval_pipeline.core.models import (
+    BKG,
+    FUNCTION_KINDS,
+    Function,
+    GlossaryEntry,
+    GoldenCase,
+    Reference,
+    Relationship,
+    Table,
+)
+from eval_pipeline.core.problems import InputError, Problem
+
+CASE_ID = re.compile(r"[A-Za-z0-9_.-]+")
+KIND_LABELS = {"kpi": "KPI", "decision": "decision", "core_node": "core node"}
+SOURCES = ("kpi", "decision", "core_node", "sql")
+_PATTERN_HINTS = {
+    r"^[A-Za-z0-9_.-]+$": "use only letters, digits, '_', '.' and '-' (ids become partition keys)",
+    r"^[A-Za-z_][A-Za-z0-9_]*$": "must be a Python identifier",
+    r"^[^.\s]+\.[^.\s]+$": "must be written 'table.column'",
+}
+_JSON_TYPES = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    type(None): "null",
+}
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """A published JSON Schema shipped with the package: ``bkg`` or ``golden_dataset``."""
+    text = resources.files("eval_pipeline").joinpath("schemas", f"{name}.schema.json").read_text()
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+# --------------------------------------------------------------------------- JSON + schema
+
+
+def _read_json(path: Path, problems: list[Problem]) -> tuple[bool, Any]:
+    if not path.is_file():
+        problems.append(Problem(str(path), "", "file not found"))
+        return False, None
+    try:
+        return True, json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}"
+        problems.append(Problem(str(path), where, f"invalid JSON: {exc.msg}"))
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(Problem(str(path), "", f"cannot read file: {exc}"))
+    return False, None
+
+
+def _join(parts: Iterable[str | int]) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _named(items: Any, index: int, key: str) -> str:
+    """An array item's name when it has a usable one, else its index."""
+    item = items[index] if isinstance(items, list) and index < len(items) else None
+    name = item.get(key) if isinstance(item, dict) else None
+    return name if isinstance(name, str) and name else f"[{index}]"
+
+
+def _bkg_location(raw: Any, path: Sequence[str | int]) -> str:
+    if (
+        len(path) >= 2
+        and path[0] in ("tables", *FUNCTION_KINDS.values())
+        and isinstance(path[1], int)
+    ):
+        head = f"{path[0]}.{_named(raw.get(path[0]), path[1], 'name')}"
+        rest = _join(path[2:])
+        return head + (("" if rest.startswith("[") else ".") + rest if rest else "")
+    return _join(path)
+
+
+def _golden_location(raw: Any, path: Sequence[str | int]) -> str:
+    if path and isinstance(path[0], int):
+        head = _named(raw, path[0], "id")
+        if not CASE_ID.fullmatch(head) and not head.startswith("["):
+            head = f"[{path[0]}]"
+        rest = _join(path[1:])
+        return head + (("" if rest.startswith("[") else ".") + rest if rest else "")
+    return _join(path)
+
+
+def _one_source(given: list[str]) -> str:
+    found = f"found {', '.join(given)}" if given else "found none"
+    return f"a reference needs exactly one of kpi, decision, core_node, sql ({found})"
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _describe(error: jsonschema.ValidationError) -> list[tuple[list[str | int], str]]:
+    """``(path, message)`` pairs in words a person editing the JSON understands."""
+    path: list[str | int] = list(error.absolute_path)
+    instance, rule = error.instance, error.validator
+    if rule == "required":
+        missing = [name for name in error.validator_value if name not in instance]
+        return [([*path, name], "missing required field") for name in missing]
+    if rule == "additionalProperties":
+        allowed = error.schema.get("properties", {})
+        return [
+            ([*path, name], f"unknown field{_suggest(name, allowed)}")
+            for name in instance
+            if name not in allowed
+        ]
+    if rule == "type":
+        expected = error.validator_value
+        expected = " or ".join(expected) if isinstance(expected, list) else expected
+        return [(path, f"expected {expected}, got {_JSON_TYPES.get(type(instance), 'value')}")]
+    if rule == "pattern":
+        hint = _PATTERN_HINTS.get(error.validator_value, f"must match {error.validator_value}")
+        return [(path, f"invalid value {json.dumps(instance)}: {hint}")]
+    if rule == "oneOf" and isinstance(instance, dict):
+        return [(path, _one_source([name for name in SOURCES if instance.get(name) is not None]))]
+    if rule == "minLength":
+        return [(path, "must not be empty")]
+    if rule == "minItems" and not path:
+        return [(path, "the dataset has no cases")]
+    return [(path, error.message)]
+
+
+def _path_order(error: jsonschema.ValidationError) -> list[tuple[int, int, str]]:
+    return [(0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in error.absolute_path]
+
+
+def _schema_problems(
+    file: str, raw: Any, schema_name: str, locate: Callable[[Any, Sequence[str | int]], str]
+) -> tuple[list[Problem], set[tuple[str | int, ...]]]:
+    """Schema problems (in document order) plus the item paths — one and two levels deep — that
+    have one, so later checks can skip exactly the broken items."""
+    validator = jsonschema.Draft202012Validator(load_schema(schema_name))
+    problems: dict[Problem, None] = {}
+    broken: set[tuple[str | int, ...]] = set()
+    for error in sorted(validator.iter_errors(raw), key=_path_order):
+        for path, message in _describe(error):
+            problems[Problem(file, locate(raw, path), message)] = None
+        broken.update({tuple(error.absolute_path)[:1], tuple(error.absolute_path)[:2]})
+    return list(problems), broken
+
+
+def _model_problems(file: str, location: str, exc: pydantic.ValidationError) -> list[Problem]:
+    out = []
+    for error in exc.errors():
+        path = _join(part for part in error["loc"] if isinstance(part, str | int))
+        where = f"{location}.{path}" if location and path else location or path
+        out.append(Problem(file, where, error["msg"]))
+    return out
+
+
+# --------------------------------------------------------------------------- BKG
+
+_BKG_ITEMS: dict[str, type[pydantic.BaseModel]] = {
+    "tables": Table,
+    "relationships": Relationship,
+    "kpis": Function,
+    "decisions": Function,
+    "core_nodes": Function,
+    "glossary": GlossaryEntry,
+}
+
+
+@dataclass
+class _BKGCheck:
+    """A BKG as far as it validated: its valid parts, the names of broken parts, the problems."""
+
+    bkg: BKG
+    raw_tables: set[str] = field(default_factory=set)
+    raw_functions: set[tuple[str, str]] = field(default_factory=set)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _raw_names(items: Any, key: str = "name") -> list[str]:
+    if not isinstance(items, list):
+        return []
+    return [i[key] for i in items if isinstance(i, dict) and isinstance(i.get(key), str)]
+
+
+def _check_bkg(path: Path) -> _BKGCheck:
+    file = str(path)
+    problems: list[Problem] = []
+    ok, raw = _read_json(path, problems)
+    if not ok:
+        return _BKGCheck(BKG.model_construct(name="", tables=[]), problems=problems)
+    schema_problems, broken = _schema_problems(file, raw, "bkg", _bkg_location)
+    problems += schema_problems
+    if not isinstance(raw, dict):
+        return _BKGCheck(BKG.model_construct(name="", tables=[]), problems=problems)
+    parts: dict[str, list[Any]] = {key: [] for key in _BKG_ITEMS}
+    for key, model in _BKG_ITEMS.items():
+        items = raw.get(key)
+        for i, item in enumerate(items if isinstance(items, list) else []):
+            if (key, i) in broken:
+                continue
+            try:
+                parts[key].append(model.model_validate(item))
+            except pydantic.ValidationError as exc:
+                problems += _model_problems(file, _bkg_location(raw, [key, i]), exc)
+    check = _BKGCheck(
+        BKG.model_construct(None, name=str(raw.get("name", "")), **parts),
+        raw_tables={name.lower() for name in _raw_names(raw.get("tables"))},
+        raw_functions={
+            (kind, name)
+            for kind, attr in FUNCTION_KINDS.items()
+            for name in _raw_names(raw.get(attr))
+        },
+        problems=problems,
+    )
+    check.problems += _table_problems(file, check.bkg.tables)
+    check.problems += _relationship_problems(file, check)
+    check.problems += _function_problems(file, check)
+    if not check.problems:
+        try:
+            check.bkg = BKG.model_validate(raw)
+        except pydantic.ValidationError as exc:
+            check.problems += _model_problems(file, "", exc)
+    return check
+
+
+def _duplicates(names: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    dupes: list[str] = []
+    for name in names:
+        key = name.lower()
+        if key in seen and name not in dupes:
+            dupes.append(name)
+        seen.add(key)
+    return dupes
+
+
+def _table_problems(file: str, tables: list[Table]) -> list[Problem]:
+    out = [
+        Problem(file, f"tables.{name}", "duplicate table name")
+        for name in _duplicates(t.name for t in tables)
+    ]
+    for table in tables:
+        where = f"tables.{table.name}"
+        declared = {c.name.lower() for c in table.columns}
+        out += [
+            Problem(file, f"{where}.columns", f"duplicate column '{name}'")
+            for name in _duplicates(c.name for c in table.columns)
+        ]
+        for label, columns in (
+            ("primary_key", table.primary_key),
+            ("fingerprint.columns", table.fingerprint.columns),
+        ):
+            out += [
+                Problem(
+                    file, f"{where}.{label}", f"'{col}' is not a declared column of {table.name}"
+                )
+                for col in columns
+                if col.lower() not in declared
+            ]
+    return out
+
+
+def _relationship_problems(file: str, check: _BKGCheck) -> list[Problem]:
+    out: list[Problem] = []
+    for i, rel in enumerate(check.bkg.relationships):
+        for side, ref in (("from", rel.from_), ("to", rel.to)):
+            table_name, _, column = ref.partition(".")
+            where = f"relationships[{i}].{side}"
+            table = check.bkg.table(table_name)
+            if table is None:
+                if table_name.lower() not in check.raw_tables:
+                    known = (t.name for t in check.bkg.tables)
+                    out.append(
+                        Problem(
+                            file,
+                            where,
+                            f"unknown table '{table_name}'{_suggest(table_name, known)}",
+                        )
+                    )
+            elif column.lower() not in {c.name.lower() for c in table.columns}:
+                known = (c.name for c in table.columns)
+                out.append(Problem(file, where, f"unknown column '{ref}'{_suggest(column, known)}"))
+    return out
+
+
+def _top_level_defs(source: str) -> dict[str, str]:
+    """Functions and classes a source defines at module level, with a dump to compare bodies."""
+    tree = ast.parse(source)
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return {node.name: ast.dump(node) for node in tree.body if isinstance(node, defs)}
+
+
+def _function_problems(file: str, check: _BKGCheck) -> list[Problem]:
+    out: list[Problem] = []
+    defined_by: dict[str, tuple[str, str]] = {}
+    for kind, attr in FUNCTION_KINDS.items():
+        functions: list[Function] = getattr(check.bkg, attr)
+        out += [
+            Problem(file, f"{attr}.{name}", f"duplicate {KIND_LABELS[kind]} name")
+            for name in _duplicates(fn.name for fn in functions)
+        ]
+        for fn in functions:
+            where = f"{attr}.{fn.name}"
+            for table in fn.tables:
+                if check.bkg.table(table) is None and table.lower() not in check.raw_tables:
+                    known = (t.name for t in check.bkg.tables)
+                    out.append(
+                        Problem(
+                            file,
+                            f"{where}.tables",
+                            f"unknown table '{table}'{_suggest(table, known)}",
+                        )
+                    )
+            out += [
+                Problem(file, f"{where}.params", f"duplicate param '{name}'")
+                for name in _duplicates(p.name for p in fn.params)
+            ]
+            for spec in fn.params:
+                problem = None if spec.default is None else param_value_problem(spec, spec.default)
+                if problem:
+                    out.append(Problem(file, f"{where}.params.{spec.name}.default", problem))
+            try:
+                target = compile_function(kind, fn, {"__name__": "bkg_functions"})
+            except FunctionLoadError as exc:
+                out.append(Problem(file, f"{where}.python_function", str(exc)))
+                continue
+            problem = signature_problem(fn, target)
+            if problem:
+                out.append(Problem(file, f"{where}.python_function", problem))
+            for name, body in _top_level_defs(fn.python_function).items():
+                other = defined_by.setdefault(name, (where, body))
+                if other[0] != where and other[1] != body:
+                    out.append(
+                        Problem(
+                            file,
+                            f"{where}.python_function",
+                            f"defines '{name}' differently from {other[0]}; "
+                            "BKG functions share one namespace, so one would replace the other",
+                        )
+                    )
+    return out
+
+
+def load_bkg(path: Path) -> BKG:
+    """The validated BKG; InputError lists every problem found."""
+    check = _check_bkg(Path(path))
+    if check.problems:
+        raise InputError(check.problems)
+    return check.bkg
+
+
+# --------------------------------------------------------------------------- golden dataset
+
+
+def _sql_problem(sql: str, params: dict[str, Any], dialect: str | None) -> str | None:
+    """Why a reference query cannot run, trying every supported dialect when none is known."""
+    dialects = [dialect] if dialect else [None, "postgresql", "sqlite"]
+    errors: list[str] = []
+    for candidate in dialects:
+        try:
+            tree = parse_select(sql, candidate)
+        except ValueError as exc:
+            errors.append(str(exc))
+            continue
+        binds = {p.name for p in tree.find_all(exp.Placeholder) if p.name}
+        missing = sorted(binds - params.keys())
+        if missing:
+            return f"uses :{', :'.join(missing)} but params has no value for it"
+        unused = sorted(params.keys() - binds)
+        if unused:
+            used = ", ".join(sorted(binds)) or "none"
+            return f"params {', '.join(unused)} not used by the query (binds: {used})"
+        return None
+    return errors[0]
+
+
+def _reference_problems(
+    file: str, where: str, ref: Reference, check: _BKGCheck, dialect: str | None
+) -> list[Problem]:
+    given = [name for name in SOURCES if getattr(ref, name) is not None]
+    if len(given) != 1:
+        return [Problem(file, where, _one_source(given))]
+    kind = given[0]
+    if kind == "sql":
+        problem = _sql_problem(ref.sql or "", ref.params, dialect)
+        return [Problem(file, f"{where}.sql", problem)] if problem else []
+    name = ref.target
+    fn = check.bkg.function(kind, name)
+    if fn is None:
+        if (kind, name) in check.raw_functions:
+            return []
+        known = (f.name for f in getattr(check.bkg, FUNCTION_KINDS[kind]))
+        return [
+            Problem(
+                file,
+                f"{where}.{kind}",
+                f"unknown {KIND_LABELS[kind]} '{name}'{_suggest(name, known)}",
+            )
+        ]
+    return [
+        Problem(file, f"{where}.params.{param}", message)
+        for param, message in param_problems(fn, ref.params)
+    ]
+
+
+def _check_golden(
+    path: Path, check: _BKGCheck, dialect: str | None = None
+) -> tuple[list[GoldenCase], list[Problem]]:
+    file = str(path)
+    problems: list[Problem] = []
+    ok, raw = _read_json(path, problems)
+    if not ok:
+        return [], problems
+    schema_problems, broken = _schema_problems(file, raw, "golden_dataset", _golden_location)
+    problems += schema_problems
+    if not isinstance(raw, list):
+        return [], problems
+    positions: dict[str, list[int]] = {}
+    for i, item in enumerate(raw):
+        if isinstance(item, dict) and isinstance(item.get("id"), str):
+            positions.setdefault(item["id"], []).append(i + 1)
+    problems += [
+        Problem(file, case_id, f"duplicate case id (cases {', '.join(map(str, at))})")
+        for case_id, at in positions.items()
+        if len(at) > 1
+    ]
+    cases: list[GoldenCase] = []
+    for i, item in enumerate(raw):
+        if (i,) in broken:
+            continue
+        try:
+            case = GoldenCase.model_validate(item)
+        except pydantic.ValidationError as exc:
+            problems += _model_problems(file, _golden_location(raw, [i]), exc)
+            continue
+        cases.append(case)
+        for j, ref in enumerate(case.reference):
+            problems += _reference_problems(file, f"{case.id}.reference[{j}]", ref, check, dialect)
+    return cases, problems
+
+
+def load_golden(path: Path, bkg: BKG) -> list[GoldenCase]:
+    """The validated cases, checked against ``bkg``; InputError lists every problem found."""
+    cases, problems = _check_golden(Path(path), _BKGCheck(bkg))
+    if problems:
+        raise InputError(problems)
+    return cases
+
+
+# --------------------------------------------------------------------------- live database
+
+
+def _connection_error(url: str, exc: Exception) -> str:
+    """First line of a driver error, password scrubbed in case the driver echoes the URL."""
+    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    line = text[0] if text else type(exc).__name__
+    password = make_url(url).password if _parses(url) else None
+    return line.replace(str(password), "***") if password else line
+
+
+def _parses(url: str) -> bool:
+    try:
+        make_url(url)
+    except Exception:
+        return False
+    return True
+
+
+def _database_problems(
+    bkg_file: str, check: _BKGCheck, url: str
+) -> tuple[list[Problem], str | None]:
+    """Problems of the BKG against the live catalog, and the database's dialect when reachable."""
+    shown = redact_url(url)
+    try:
+        db = Database(url)
+    except Exception as exc:  # invalid URL or unknown driver
+        return [
+            Problem(shown, "", f"cannot open the database: {_connection_error(url, exc)}")
+        ], None
+    try:
+        catalog = {name.lower(): name for name in db.table_names()}
+        out: list[Problem] = []
+        for table in check.bkg.tables:
+            live = catalog.get(table.name.lower())
+            if live is None:
+                out.append(
+                    Problem(
+                        bkg_file, f"tables.{table.name}", f"table not found in the database {shown}"
+                    )
+                )
+                continue
+            columns = {c.lower() for c in db.columns(live)}
+            out += [
+                Problem(
+                    bkg_file,
+                    f"tables.{table.name}.columns[{i}].name",
+                    f"column '{col.name}' not found in the database table",
+                )
+                for i, col in enumerate(table.columns)
+                if col.name.lower() not in columns
+            ]
+        return out, db.dialect
+    except Exception as exc:
+        return [
+            Problem(shown, "", f"cannot reach the database: {_connection_error(url, exc)}")
+        ], None
+    finally:
+        db.close()
+
+
+def validate_inputs(
+    bkg_path: Path, golden_path: Path, database_url: str | None = None
+) -> list[Problem]:
+    """Every problem of the inputs (and, given a URL, of the BKG against the live catalog)."""
+    check = _check_bkg(Path(bkg_path))
+    problems = list(check.problems)
+    dialect = None
+    if database_url:
+        db_problems, dialect = _database_problems(str(bkg_path), check, database_url)
+        problems += db_problems
+    _, golden_problems = _check_golden(Path(golden_path), check, dialect)
+    problems += golden_problems
+    return list(dict.fromkeys(problems))

@@ -1,0 +1,293 @@
+"""Typed records that flow between the evaluation steps.
+
+Every record is a pydantic model so it can be validated on load, serialised to the results store as
+JSON and rendered in the report without ad-hoc dict handling.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+DimensionState = Literal["scored", "skipped", "error"]
+VerdictLabel = Literal["supported", "contradicted", "unverifiable", "stale"]
+Unit = Literal["percent", "fraction", "count", "currency", "number", "days", "points"]
+
+DIMENSIONS: tuple[str, ...] = (
+    "oracle",
+    "content_quality",
+    "on_topic",
+    "bkg",
+    "sql",
+    "safety",
+    "latency",
+)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------- inputs: BKG
+
+
+class Column(_Model):
+    name: str
+    type: str
+    description: str
+
+
+class Fingerprint(_Model):
+    """How to detect a change of a table without scanning it: row count plus max of columns."""
+
+    columns: list[str] = Field(default_factory=list)
+    row_count: bool = True
+
+
+class Table(_Model):
+    name: str
+    description: str
+    columns: list[Column]
+    primary_key: list[str]
+    fingerprint: Fingerprint = Field(default_factory=Fingerprint)
+
+
+class Relationship(_Model):
+    from_: str = Field(alias="from")
+    to: str
+    type: Literal["many_to_one", "one_to_one", "one_to_many", "many_to_many"] = "many_to_one"
+    description: str = ""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class Param(_Model):
+    name: str
+    type: Literal["string", "integer", "number", "boolean", "date"]
+    description: str = ""
+    required: bool = False
+    enum: list[Any] | None = None
+    default: Any = None
+
+
+class Function(_Model):
+    """A KPI, decision or core node: a named, documented, executable business rule."""
+
+    name: str
+    description: str
+    unit: Unit | None = None
+    params: list[Param] = Field(default_factory=list)
+    tables: list[str]
+    returns: Literal["scalar", "mapping", "table"] = "scalar"
+    column_units: dict[str, Unit] = Field(default_factory=dict)
+    python_function: str
+
+
+class GlossaryEntry(_Model):
+    term: str
+    definition: str
+
+
+class BKG(_Model):
+    name: str
+    description: str = ""
+    tables: list[Table]
+    relationships: list[Relationship] = Field(default_factory=list)
+    kpis: list[Function] = Field(default_factory=list)
+    decisions: list[Function] = Field(default_factory=list)
+    core_nodes: list[Function] = Field(default_factory=list)
+    glossary: list[GlossaryEntry] = Field(default_factory=list)
+
+    def function(self, kind: str, name: str) -> Function | None:
+        for fn in getattr(self, FUNCTION_KINDS[kind]):
+            if fn.name == name:
+                return fn
+        return None
+
+    def table(self, name: str) -> Table | None:
+        return next((t for t in self.tables if t.name.lower() == name.lower()), None)
+
+
+FUNCTION_KINDS: dict[str, str] = {"kpi": "kpis", "decision": "decisions", "core_node": "core_nodes"}
+
+
+# --------------------------------------------------------------------------- inputs: golden set
+
+
+class Reference(_Model):
+    """One live source of truth for a case: exactly one of kpi / decision / core_node / sql."""
+
+    kpi: str | None = None
+    decision: str | None = None
+    core_node: str | None = None
+    sql: str | None = None
+    params: dict[str, Any] = Field(default_factory=dict)
+    label: str | None = None
+
+    @property
+    def kind(self) -> str:
+        for kind in ("kpi", "decision", "core_node", "sql"):
+            if getattr(self, kind) is not None:
+                return kind
+        raise ValueError("reference names no source")
+
+    @property
+    def target(self) -> str:
+        return str(getattr(self, self.kind))
+
+
+class EvaluationCriteria(_Model):
+    unforgivable: list[str] = Field(default_factory=list)
+    acceptable: list[str] = Field(default_factory=list)
+    partial_credit: list[str] = Field(default_factory=list)
+
+
+class GoldenCase(_Model):
+    id: str
+    question: str
+    context: str = ""
+    expected_answer: str = "N/A"
+    reference: list[Reference] = Field(default_factory=list)
+    evaluation_criteria: EvaluationCriteria = Field(default_factory=EvaluationCriteria)
+    tags: list[str] = Field(default_factory=list)
+
+    @property
+    def has_expected_answer(self) -> bool:
+        return self.expected_answer.strip().upper() not in {"", "N/A", "NA", "NONE", "TBD"}
+
+
+# --------------------------------------------------------------------------- chatbot payload
+
+
+class ToolCall(_Model):
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    sql: str | None = None
+
+
+class ToolResult(_Model):
+    call_id: str
+    name: str = ""
+    content: Any = None
+    row_count: int | None = None
+
+
+class ChatPayload(_Model):
+    """The normalized answer of one chatbot call, whatever the transport."""
+
+    case_id: str
+    question: str
+    answer: str = ""
+    reasoning: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    tool_results: list[ToolResult] = Field(default_factory=list)
+    latency_s: float | None = None
+    ttft_s: float | None = None
+    tokens_per_s: float | None = None
+    chunk_count: int = 0
+    max_chunk_gap_s: float | None = None
+    errors: list[str] = Field(default_factory=list)
+    status: Literal["ok", "error"] = "ok"
+    transport: str = ""
+    attempts: int = 1
+    started_at: str = ""
+
+    @property
+    def sql_statements(self) -> list[str]:
+        return [c.sql for c in self.tool_calls if c.sql]
+
+
+# --------------------------------------------------------------------------- claims and verdicts
+
+
+class Claim(_Model):
+    id: str
+    text: str
+    span: tuple[int, int]
+    value: float | None = None
+    unit: Unit | None = None
+    precision: float | None = None
+    hedged: bool = False
+    entity: str | None = None
+    kind: Literal["numeric", "ranking", "comparison", "existence", "other"] = "numeric"
+    source: Literal["deterministic", "llm"] = "deterministic"
+    bound: Literal["at_least", "at_most"] | None = None
+
+
+class Evidence(_Model):
+    source: str
+    kind: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    label: str | None = None
+    value: Any = None
+    sql: str | None = None
+
+
+class Verdict(_Model):
+    claim_id: str
+    verdict: VerdictLabel
+    reason: str
+    evidence: list[Evidence] = Field(default_factory=list)
+
+
+class ReferenceValue(_Model):
+    """A reference recomputed live: what it was called with and what it returned (JSON-safe)."""
+
+    reference: Reference
+    shape: Literal["scalar", "mapping", "table"]
+    value: Any = None
+    unit: Unit | None = None
+    column_units: dict[str, Unit] = Field(default_factory=dict)
+    tables: list[str] = Field(default_factory=list)
+    error: str | None = None
+
+
+class ClaimContract(_Model):
+    case_id: str
+    claims: list[Claim] = Field(default_factory=list)
+    method: str = "deterministic"
+
+
+class OracleResult(_Model):
+    case_id: str
+    verdicts: list[Verdict] = Field(default_factory=list)
+    references: list[ReferenceValue] = Field(default_factory=list)
+    error: str | None = None
+
+    def counts(self) -> dict[str, int]:
+        out = {"supported": 0, "contradicted": 0, "unverifiable": 0, "stale": 0}
+        for v in self.verdicts:
+            out[v.verdict] += 1
+        return out
+
+
+# --------------------------------------------------------------------------- scores
+
+
+class DimensionResult(_Model):
+    name: str
+    state: DimensionState
+    score: float | None = None
+    method: str = ""
+    reason: str = ""
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class CaseScores(_Model):
+    case_id: str
+    dimensions: dict[str, DimensionResult]
+
+
+class CaseOutcome(_Model):
+    case_id: str
+    overall: float | None
+    passed: bool
+    state: Literal["scored", "error"] = "scored"
+    profile: str
+    gate_failures: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    verdict_counts: dict[str, int] = Field(default_factory=dict)
+    dimensions: dict[str, DimensionResult] = Field(default_factory=dict)
+    tags: list[str] = Field(default_factory=list)

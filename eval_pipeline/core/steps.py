@@ -1,0 +1,112 @@
+"""The per-case evaluation steps, one function per asset of the graph, free of Dagster.
+
+Each step takes plain records and returns plain records, so the Dagster assets stay thin and the
+same logic is unit-testable alone. Cases are independent: a step maps over a batch concurrently
+and one case's failure becomes that case's ``error`` state, never the batch's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from eval_pipeline.core.adapters.base import ChatbotAdapter
+from eval_pipeline.core.bkg_runtime import BKGRuntime
+from eval_pipeline.core.claims import extract_claims
+from eval_pipeline.core.db import Database
+from eval_pipeline.core.latency import LatencySLA, latency_dimension
+from eval_pipeline.core.models import (
+    BKG,
+    ChatPayload,
+    ClaimContract,
+    DimensionResult,
+    GoldenCase,
+    OracleResult,
+)
+from eval_pipeline.core.oracle import oracle_dimension, verify_claims
+from eval_pipeline.core.safety import find_pii, safety_dimension
+from eval_pipeline.core.sql_check import sql_dimension
+
+K = TypeVar("K")
+V = TypeVar("V")
+R = TypeVar("R")
+
+JUDGED_DIMENSIONS = ("content_quality", "on_topic", "bkg")
+
+
+def map_concurrently(fn: Callable[[V], R], items: Mapping[K, V], concurrency: int) -> dict[K, R]:
+    """Apply ``fn`` to every value with a bounded thread pool, keeping the keys."""
+    if not items:
+        return {}
+    workers = max(1, min(concurrency, len(items)))
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="eval") as pool:
+        results = pool.map(fn, items.values())
+        return dict(zip(items.keys(), results, strict=True))
+
+
+def ask(adapter: ChatbotAdapter, case: GoldenCase) -> ChatPayload:
+    """One chatbot call; an adapter that raises anyway still yields an error payload."""
+    try:
+        return adapter.ask(case.id, case.question, case.context)
+    except Exception as exc:
+        return ChatPayload(
+            case_id=case.id,
+            question=case.question,
+            status="error",
+            errors=[f"adapter failed: {type(exc).__name__}: {exc}"],
+        )
+
+
+def extract(case: GoldenCase, payload: ChatPayload) -> ClaimContract:
+    """Claim contract of the answer; personal data found by the safety detectors is no claim."""
+    masked = [m.span for m in find_pii(payload.answer)]
+    return extract_claims(case.id, case.question, payload.answer, masked_spans=masked)
+
+
+def verify(
+    case: GoldenCase,
+    payload: ChatPayload,
+    contract: ClaimContract,
+    runtime: BKGRuntime,
+    db: Database,
+) -> OracleResult:
+    """Recompute the case's references live and give every claim a verdict."""
+    if payload.status == "error":
+        return OracleResult(case_id=case.id, error="no complete answer to verify")
+    references = [runtime.evaluate(ref, db) for ref in case.reference]
+    verdicts = verify_claims(contract, references, answer=payload.answer)
+    return OracleResult(case_id=case.id, verdicts=verdicts, references=references)
+
+
+def _skipped(name: str, reason: str) -> DimensionResult:
+    return DimensionResult(name=name, state="skipped", method="none", reason=reason)
+
+
+def score(
+    case: GoldenCase,
+    payload: ChatPayload,
+    oracle: OracleResult,
+    *,
+    bkg: BKG,
+    sla: LatencySLA,
+    live_catalog: Mapping[str, Sequence[str]] | None,
+) -> dict[str, DimensionResult]:
+    """Every dimension of one case; dimensions without a configured judge are ``skipped``."""
+    if oracle.error:
+        oracle_dim = DimensionResult(
+            name="oracle", state="error", method="deterministic", reason=oracle.error
+        )
+    else:
+        oracle_dim = oracle_dimension(
+            oracle.verdicts, oracle.references, has_reference=bool(case.reference)
+        )
+    dims = {
+        "oracle": oracle_dim,
+        "sql": sql_dimension(payload, bkg, live_catalog),
+        "safety": safety_dimension(case.question, payload.answer),
+        "latency": latency_dimension(payload, sla),
+    }
+    for name in JUDGED_DIMENSIONS:
+        dims[name] = _skipped(name, "no LLM judge configured")
+    return dims

@@ -1,0 +1,397 @@
+"""The evaluation graph, one asset per box of the diagram; each body delegates to the core.
+
+No ``from __future__ import annotations`` here: Dagster inspects the real type hints.
+
+golden_cases → chatbot_responses → extracted_claims → oracle_verdicts → judge_scores
+→ eval_run → eval_report (see docs/architecture.md for partitions).
+
+Per-case assets process every partition of their step in one batch (``context.partition_keys``),
+so a whole evaluation run over all cases is one Dagster run, with the cases of the batch worked on
+concurrently inside it.
+"""
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from statistics import fmean, quantiles
+from typing import Any
+
+from dagster import (
+    AssetDep,
+    AssetExecutionContext,
+    AssetIn,
+    AssetKey,
+    AssetSpec,
+    BackfillPolicy,
+    MetadataValue,
+    asset,
+)
+
+from eval_pipeline.core.aggregate import judge_case, summarize_run
+from eval_pipeline.core.models import (
+    ChatPayload,
+    ClaimContract,
+    DimensionResult,
+    GoldenCase,
+    OracleResult,
+)
+from eval_pipeline.core.report import render_report
+from eval_pipeline.core.steps import ask, extract, map_concurrently, score, verify
+from eval_pipeline.dagster_shell.io_manager import Batch
+from eval_pipeline.dagster_shell.partitions import BY_CASE, BY_RUN, CASES, RUN_CASE, RUNS, split_key
+from eval_pipeline.dagster_shell.resources import EvalEnvironment
+
+GROUP = "evaluation"
+IO = "results_io_manager"
+SINGLE_RUN = BackfillPolicy.single_run()
+REMOVED = "removed from the golden dataset"
+
+
+def _keys(context: AssetExecutionContext) -> list[tuple[str, str]]:
+    return [split_key(k) for k in context.partition_keys]
+
+
+def _case(golden: Batch, case_id: str) -> GoldenCase | None:
+    record = golden.get(("", case_id))
+    if record is None or record.get("removed"):
+        return None
+    return GoldenCase.model_validate(record)
+
+
+def _md_table(
+    header: Sequence[str], rows: Sequence[Sequence[Any]], limit: int = 20
+) -> MetadataValue:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += [
+        "| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows[:limit]
+    ]
+    if len(rows) > limit:
+        lines.append(f"\n… {len(rows) - limit} more")
+    return MetadataValue.md("\n".join(lines))
+
+
+def warehouse_specs(table_names: Sequence[str]) -> list[AssetSpec]:
+    """One external asset per BKG table: the live data the oracle recomputes from."""
+    return [AssetSpec(key=AssetKey(["warehouse", t]), group_name="warehouse") for t in table_names]
+
+
+@asset(
+    partitions_def=CASES,
+    backfill_policy=SINGLE_RUN,
+    code_version="1",
+    group_name=GROUP,
+    io_manager_key=IO,
+)
+def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -> Batch:
+    """The validated golden cases, one partition per case id, so editing one case stales only it."""
+    cases = environment.env.cases
+    out: Batch = {}
+    for case_id in context.partition_keys:
+        case = cases.get(case_id)
+        out[("", case_id)] = (
+            case.model_dump(mode="json") if case else {"id": case_id, "removed": True}
+        )
+    tags = Counter(t for c in out.values() for t in c.get("tags", []))
+    context.add_output_metadata(
+        {
+            "cases": len(out),
+            "removed": sum(bool(c.get("removed")) for c in out.values()),
+            "tags": _md_table(["tag", "cases"], tags.most_common()),
+        }
+    )
+    return out
+
+
+@asset(
+    partitions_def=RUN_CASE,
+    backfill_policy=SINGLE_RUN,
+    ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
+    code_version="1",
+    group_name=GROUP,
+    io_manager_key=IO,
+)
+def chatbot_responses(
+    context: AssetExecutionContext, environment: EvalEnvironment, golden_cases: Batch
+) -> Batch:
+    """Ask the chatbot every case of the batch concurrently; a failed call is that case's error."""
+    env = environment.env
+    cases = {}
+    payloads: dict[tuple[str, str], ChatPayload] = {}
+    for run_key, case_id in _keys(context):
+        case = _case(golden_cases, case_id)
+        if case is None:
+            payloads[(run_key, case_id)] = ChatPayload(
+                case_id=case_id, question="", status="error", errors=[REMOVED]
+            )
+        else:
+            cases[(run_key, case_id)] = case
+    payloads.update(
+        map_concurrently(lambda c: ask(env.adapter, c), cases, env.settings.concurrency)
+    )
+    ok = [p for p in payloads.values() if p.status == "ok"]
+    latencies = [p.latency_s for p in ok if p.latency_s is not None]
+    ttfts = [p.ttft_s for p in ok if p.ttft_s is not None]
+    context.add_output_metadata(
+        {
+            "cases": len(payloads),
+            "errors": len(payloads) - len(ok),
+            "latency_mean_s": round(fmean(latencies), 3) if latencies else 0.0,
+            "latency_p95_s": round(_p95(latencies), 3),
+            "ttft_mean_s": round(fmean(ttfts), 3) if ttfts else 0.0,
+            "failed_calls": _md_table(
+                ["run", "case", "error"],
+                [(r, c, "; ".join(p.errors)) for (r, c), p in payloads.items() if p.status != "ok"],
+            ),
+        }
+    )
+    return {k: p.model_dump(mode="json") for k, p in payloads.items()}
+
+
+def _p95(values: Sequence[float]) -> float:
+    if len(values) < 2:
+        return values[0] if values else 0.0
+    return quantiles(values, n=20)[-1]
+
+
+@asset(
+    partitions_def=RUN_CASE,
+    backfill_policy=SINGLE_RUN,
+    ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
+    code_version="1",
+    group_name=GROUP,
+    io_manager_key=IO,
+)
+def extracted_claims(
+    context: AssetExecutionContext, golden_cases: Batch, chatbot_responses: Batch
+) -> Batch:
+    """Pass 1 of the oracle: every claim of every answer, numbered into a contract."""
+    out: Batch = {}
+    for key in _keys(context):
+        case = _case(golden_cases, key[1])
+        payload = ChatPayload.model_validate(chatbot_responses[key])
+        contract = extract(case, payload) if case else ClaimContract(case_id=key[1], method="none")
+        out[key] = contract.model_dump(mode="json")
+    counts = [len(c["claims"]) for c in out.values()]
+    context.add_output_metadata(
+        {"cases": len(out), "claims": sum(counts), "claims_per_case_max": max(counts, default=0)}
+    )
+    return out
+
+
+def oracle_deps(table_names: Sequence[str]) -> list[AssetDep]:
+    return [AssetDep(spec.key) for spec in warehouse_specs(table_names)]
+
+
+def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
+    """The oracle asset depends on the warehouse tables of the BKG, known at load time."""
+
+    @asset(
+        name="oracle_verdicts",
+        partitions_def=RUN_CASE,
+        backfill_policy=SINGLE_RUN,
+        ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
+        deps=oracle_deps(table_names),
+        code_version="1",
+        group_name=GROUP,
+        io_manager_key=IO,
+    )
+    def oracle_verdicts(
+        context: AssetExecutionContext,
+        environment: EvalEnvironment,
+        golden_cases: Batch,
+        chatbot_responses: Batch,
+        extracted_claims: Batch,
+    ) -> Batch:
+        """Pass 2: recompute each case's references on the live database and judge every claim."""
+        env = environment.env
+        work = {}
+        results: dict[tuple[str, str], OracleResult] = {}
+        for key in _keys(context):
+            case = _case(golden_cases, key[1])
+            if case is None:
+                results[key] = OracleResult(case_id=key[1], error=REMOVED)
+                continue
+            work[key] = (
+                case,
+                ChatPayload.model_validate(chatbot_responses[key]),
+                ClaimContract.model_validate(extracted_claims[key]),
+            )
+        results.update(
+            map_concurrently(
+                lambda item: verify(*item, runtime=env.runtime, db=env.db),
+                work,
+                env.settings.concurrency,
+            )
+        )
+        totals: Counter[str] = Counter()
+        contradicted = []
+        for (_, case_id), result in results.items():
+            totals.update(result.counts())
+            contradicted += [
+                (case_id, v.claim_id, v.reason)
+                for v in result.verdicts
+                if v.verdict == "contradicted"
+            ]
+        context.add_output_metadata(
+            {
+                **{f"verdicts_{k}": v for k, v in sorted(totals.items())},
+                "reference_calls": env.runtime.calls_made,
+                "contradicted_claims": _md_table(["case", "claim", "why"], contradicted),
+            }
+        )
+        return {k: r.model_dump(mode="json") for k, r in results.items()}
+
+    return oracle_verdicts
+
+
+@asset(
+    partitions_def=RUN_CASE,
+    backfill_policy=SINGLE_RUN,
+    ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
+    code_version="1",
+    group_name=GROUP,
+    io_manager_key=IO,
+)
+def judge_scores(
+    context: AssetExecutionContext,
+    environment: EvalEnvironment,
+    golden_cases: Batch,
+    chatbot_responses: Batch,
+    oracle_verdicts: Batch,
+) -> Batch:
+    """Every dimension of every case, each scored, skipped or in error — never invented."""
+    env = environment.env
+    out: Batch = {}
+    states: dict[str, Counter[str]] = {}
+    for key in _keys(context):
+        case = _case(golden_cases, key[1])
+        payload = ChatPayload.model_validate(chatbot_responses[key])
+        if case is None:
+            out[key] = {"case_id": key[1], "removed": True, "chatbot_errors": [REMOVED]}
+            continue
+        dims = score(
+            case,
+            payload,
+            OracleResult.model_validate(oracle_verdicts[key]),
+            bkg=env.bkg,
+            sla=env.settings.latency_sla,
+            live_catalog=env.live_catalog,
+        )
+        for name, dim in dims.items():
+            states.setdefault(name, Counter())[dim.state] += 1
+        out[key] = {
+            "case_id": case.id,
+            "has_expected_answer": case.has_expected_answer,
+            "has_reference": bool(case.reference),
+            "tags": case.tags,
+            "chatbot_errors": payload.errors if payload.status == "error" else [],
+            "dimensions": {n: d.model_dump(mode="json") for n, d in dims.items()},
+        }
+    context.add_output_metadata(
+        {
+            "cases": len(out),
+            "dimension_states": _md_table(
+                ["dimension", "scored", "skipped", "error"],
+                [(n, c["scored"], c["skipped"], c["error"]) for n, c in sorted(states.items())],
+            ),
+        }
+    )
+    return out
+
+
+@asset(
+    partitions_def=RUNS,
+    ins={"judge_scores": AssetIn(partition_mapping=BY_RUN)},
+    code_version="1",
+    group_name=GROUP,
+    io_manager_key=IO,
+)
+def eval_run(
+    context: AssetExecutionContext, environment: EvalEnvironment, judge_scores: Batch
+) -> Batch:
+    """Weighted overall score and soft gates per case; coverage and pass rate for the run."""
+    env = environment.env
+    run_key = context.partition_key
+    outcomes = []
+    for (_, case_id), record in sorted(judge_scores.items()):
+        dims = {
+            n: DimensionResult.model_validate(d) for n, d in record.get("dimensions", {}).items()
+        }
+        outcomes.append(
+            judge_case(
+                case_id,
+                dims,
+                has_expected_answer=record.get("has_expected_answer", False),
+                has_reference=record.get("has_reference", False),
+                chatbot_errors=record.get("chatbot_errors", []),
+                policy=env.policy,
+                tags=record.get("tags", []),
+            )
+        )
+    run_dir = env.settings.reports_dir / run_key
+    summary = summarize_run(run_key, outcomes, report_path=str(run_dir / "report.html"))
+    summary_path = write_json(run_dir / "summary.json", summary)
+    context.add_output_metadata(
+        {
+            "cases": summary["cases_total"],
+            "pass_rate": summary["pass_rate"],
+            "coverage": summary["coverage"],
+            "mean_overall": summary["mean_overall"] or 0.0,
+            "summary_path": MetadataValue.path(str(summary_path)),
+            "cases_table": _md_table(
+                ["case", "overall", "passed", "gate failures"],
+                [
+                    (c["case_id"], c["overall"], c["passed"], "; ".join(c["gate_failures"])[:120])
+                    for c in summary["cases"]
+                ],
+                limit=50,
+            ),
+        }
+    )
+    return {(run_key, ""): summary}
+
+
+def write_json(path: Path, payload: Any) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(payload, indent=2, default=str))
+    tmp.replace(path)
+    return path
+
+
+@asset(
+    partitions_def=RUNS,
+    deps=[
+        AssetDep("chatbot_responses", partition_mapping=BY_RUN),
+        AssetDep("extracted_claims", partition_mapping=BY_RUN),
+        AssetDep("oracle_verdicts", partition_mapping=BY_RUN),
+    ],
+    code_version="1",
+    group_name=GROUP,
+    io_manager_key=IO,
+)
+def eval_report(
+    context: AssetExecutionContext, environment: EvalEnvironment, eval_run: Batch
+) -> Batch:
+    """A self-contained HTML report with the evidence behind every verdict."""
+    env = environment.env
+    run_key = context.partition_key
+    summary = eval_run[(run_key, "")]
+    case_ids = [c["case_id"] for c in summary["cases"]]
+    details = {
+        name: env.store.latest(name, run_key, case_ids)
+        for name in ("chatbot_responses", "extracted_claims", "oracle_verdicts")
+    }
+    html = render_report(summary, details)
+    path = Path(summary["report_path"])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(html, encoding="utf-8")
+    context.add_output_metadata(
+        {
+            "report_path": MetadataValue.path(str(path)),
+            "report_url": MetadataValue.url(path.resolve().as_uri()),
+            "bytes": len(html.encode()),
+        }
+    )
+    return {(run_key, ""): {"report_path": str(path), "bytes": len(html.encode())}}

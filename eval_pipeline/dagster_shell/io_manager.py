@@ -1,0 +1,65 @@
+"""IO manager that stores batched, multi-partition outputs in the results store.
+
+Dagster's built-in file IO managers refuse an output covering many partitions. Here an asset's
+value is ``{(run_key, case_id): record}`` for all the partitions of the step (``run_key`` is ""
+for case-only assets, ``case_id`` is "" for run-only assets), written as one batch and read back
+as the newest record per partition.
+"""
+
+from collections import defaultdict
+from typing import Any
+
+from dagster import (
+    ConfigurableIOManager,
+    InputContext,
+    MultiPartitionKey,
+    OutputContext,
+)
+
+from eval_pipeline.core.hashing import content_hash
+from eval_pipeline.core.results_store import StoredRecord
+from eval_pipeline.dagster_shell.partitions import CASES, RUNS, split_key
+from eval_pipeline.dagster_shell.resources import EvalEnvironment
+
+Batch = dict[tuple[str, str], dict[str, Any]]
+
+
+def key_pair(partitions_def: Any, key: str | MultiPartitionKey) -> tuple[str, str]:
+    """(run_key, case_id) of a partition key of any of the graph's partitionings."""
+    if partitions_def == CASES:
+        return "", str(key)
+    if partitions_def == RUNS:
+        return str(key), ""
+    return split_key(key)
+
+
+class ResultsIOManager(ConfigurableIOManager):
+    environment: EvalEnvironment
+
+    def handle_output(self, context: OutputContext, obj: Batch) -> None:
+        asset = context.asset_key.path[-1]
+        pairs = [key_pair(context.asset_partitions_def, k) for k in context.asset_partition_keys]
+        missing = [p for p in pairs if p not in obj]
+        if missing:
+            raise ValueError(f"{asset}: no record produced for partitions {missing[:5]}")
+        records = (
+            StoredRecord(
+                run_key=r, case_id=c, payload=obj[(r, c)], content_hash=content_hash(obj[(r, c)])
+            )
+            for r, c in pairs
+        )
+        written = self.environment.env.store.append(asset, records, context.run_id)
+        context.add_output_metadata({"records_written": written})
+
+    def load_input(self, context: InputContext) -> Batch:
+        asset = context.asset_key.path[-1]
+        wanted: dict[str, list[str]] = defaultdict(list)
+        for key in context.asset_partition_keys:
+            run_key, case_id = key_pair(context.asset_partitions_def, key)
+            wanted[run_key].append(case_id)
+        store = self.environment.env.store
+        batch: Batch = {}
+        for run_key, case_ids in wanted.items():
+            for case_id, payload in store.latest(asset, run_key, case_ids).items():
+                batch[(run_key, case_id)] = payload
+        return batch

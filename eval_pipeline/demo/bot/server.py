@@ -1,0 +1,213 @@
+"""The demo analytics chatbot: login → JWT, then answers streamed as SSE in the seed's grammar.
+
+It is a real HTTP server so the evaluator's SSE adapter, TTFT and token-rate metrics and error
+handling are exercised for real. The answer content comes from an injectable planner (the bot's
+own text-to-SQL), is formatted in varied human styles and may carry one seeded fault.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+import uuid
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from eval_pipeline.core.db import to_python
+from eval_pipeline.demo.bot.auth import Credentials
+from eval_pipeline.demo.bot.faults import Answer, FaultLog, compose_answer, fault_record
+from eval_pipeline.demo.bot.plans import AnswerPlan, SqlCall
+
+logger = logging.getLogger(__name__)
+
+Planner = Callable[[str], AnswerPlan]
+Contact = Callable[[], dict[str, str]]
+
+MAX_RESULT_ROWS = 50
+TICK_S = 0.02
+SLOW_FACTOR = 10
+SLOW_MAX_S = 5.0
+MAX_REQUEST_ID = 128
+STREAM_ERROR_MESSAGE = "upstream model stream interrupted"
+_TOKEN = re.compile(r"\S+\s*")
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    credentials: Credentials = field(default_factory=Credentials)
+    fault_seed: int | None = None
+    fault_log: Path | None = None
+    ttft_s: float = 0.05
+    tokens_per_s: float = 200.0
+    stall_s: float = 15.0
+
+
+def split_tokens(text: str) -> list[str]:
+    """Words with their trailing whitespace: the unit the bot streams and counts as a token."""
+    return _TOKEN.findall(text)
+
+
+def slow_rate(tokens_per_s: float, n_tokens: int) -> float:
+    """A tenth of the normal rate, but fast enough that the whole answer stays under SLOW_MAX_S."""
+    return min(tokens_per_s, max(tokens_per_s / SLOW_FACTOR, n_tokens / SLOW_MAX_S))
+
+
+def sse(event: str, data: dict[str, Any]) -> str:
+    return f"event: {event}\ndata: {json.dumps(data, default=str)}\n\n"
+
+
+def _tool_events(index: int, call: SqlCall) -> list[str]:
+    call_id = f"call_{index}"
+    columns = list(call.rows[0]) if call.rows else []
+    rows = [[to_python(row.get(col)) for col in columns] for row in call.rows[:MAX_RESULT_ROWS]]
+    return [
+        sse("tool_call", {"id": call_id, "name": "run_sql", "arguments": {"sql": call.sql}}),
+        sse(
+            "tool_result",
+            {
+                "id": call_id,
+                "name": "run_sql",
+                "columns": columns,
+                "rows": rows,
+                "row_count": len(call.rows),
+            },
+        ),
+    ]
+
+
+def _unauthorized(detail: str) -> JSONResponse:
+    return JSONResponse({"detail": detail}, 401, headers={"WWW-Authenticate": "Bearer"})
+
+
+async def _json_body(request: Request) -> dict[str, Any] | None:
+    try:
+        body = await request.json()
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) else None
+
+
+class ChatBot:
+    """The server's behaviour; ``create_app`` only routes to it."""
+
+    def __init__(self, planner: Planner, contact: Contact, settings: BotSettings) -> None:
+        self.planner = planner
+        self.contact = contact
+        self.settings = settings
+        self.fault_log = FaultLog(settings.fault_log) if settings.fault_log else None
+
+    def answer(self, question: str) -> Answer:
+        """Plan (runs SQL) and compose; blocking, so it runs in a worker thread."""
+        plan = self.planner(question)
+        return compose_answer(
+            plan, question, fault_seed=self.settings.fault_seed, contact=self.contact
+        )
+
+    async def health(self, _request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def login(self, request: Request) -> Response:
+        body = await _json_body(request)
+        if body is None:
+            return JSONResponse({"detail": "expected a JSON object"}, 400)
+        credentials = self.settings.credentials
+        if not credentials.check(body.get("username"), body.get("password")):
+            return _unauthorized("invalid username or password")
+        return JSONResponse(
+            {
+                "access_token": credentials.issue(),
+                "token_type": "bearer",
+                "expires_in": credentials.token_ttl_s,
+            }
+        )
+
+    async def chat(self, request: Request) -> Response:
+        if self.settings.credentials.subject(request.headers.get("authorization")) is None:
+            return _unauthorized("missing, invalid or expired bearer token")
+        body = await _json_body(request)
+        question = body.get("question") if body else None
+        context = body.get("context") if body else None
+        if not isinstance(question, str) or not question.strip():
+            return JSONResponse({"detail": "'question' must be a non-empty string"}, 400)
+        if context is not None and not isinstance(context, str):
+            return JSONResponse({"detail": "'context' must be a string"}, 400)
+        request_id = request.headers.get("x-request-id", "")[:MAX_REQUEST_ID] or uuid.uuid4().hex
+        return StreamingResponse(
+            self._events(question, request_id),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    async def _events(self, question: str, request_id: str) -> AsyncIterator[str]:
+        yield sse("agent_status", {"status": "planning"})
+        try:
+            answer = await anyio.to_thread.run_sync(self.answer, question)
+        except Exception as exc:  # the planner's failure becomes the stream's error event
+            logger.exception("planning failed for request %s", request_id)
+            yield sse("error", {"message": f"the bot could not answer ({type(exc).__name__})"})
+            return
+        tokens = split_tokens(answer.text)
+        rate = self.settings.tokens_per_s
+        if answer.delivery == "slow":
+            rate = slow_rate(rate, len(tokens))
+        sent = max(1, len(tokens) // 2) if answer.delivery == "error" else len(tokens)
+        self._record(answer, question, request_id, rate, sent)
+
+        yield sse("reasoning", {"text": answer.reasoning or "Working out how to answer."})
+        for index, call in enumerate(answer.sql_calls, start=1):
+            for event in _tool_events(index, call):
+                yield event
+        yield sse("agent_status", {"status": "answering"})
+        await anyio.sleep(self.settings.ttft_s)
+
+        per_chunk = max(1, math.ceil(rate * TICK_S))
+        for start in range(0, sent, per_chunk):
+            if start:
+                await anyio.sleep(per_chunk / rate)
+            yield sse("chunk", {"text": "".join(tokens[start : min(start + per_chunk, sent)])})
+            if start == 0 and answer.delivery == "stall":
+                await anyio.sleep(self.settings.stall_s)
+        if answer.delivery == "error":
+            yield sse("error", {"message": STREAM_ERROR_MESSAGE})
+            return
+        yield sse("done", {"usage": {"output_tokens": sent}, "request_id": request_id})
+
+    def _record(
+        self, answer: Answer, question: str, request_id: str, rate: float, sent: int
+    ) -> None:
+        if self.fault_log is None:
+            return
+        record = fault_record(answer, question, self.settings.fault_seed, request_id)
+        if answer.delivery == "slow":
+            record["detail"] = {"tokens_per_s": rate, "normal_rate": self.settings.tokens_per_s}
+        elif answer.delivery == "error":
+            record["detail"] = {"tokens_before_error": sent}
+        elif answer.delivery == "stall":
+            record["detail"] = {"stall_s": self.settings.stall_s}
+        self.fault_log.append(record)
+
+
+def create_app(
+    planner: Planner, contact: Contact, settings: BotSettings | None = None
+) -> Starlette:
+    """The chatbot as an ASGI app; ``planner`` answers, ``contact`` feeds the PII-leak fault."""
+    bot = ChatBot(planner, contact, settings or BotSettings())
+    app = Starlette(
+        routes=[
+            Route("/health", bot.health, methods=["GET"]),
+            Route("/auth/login", bot.login, methods=["POST"]),
+            Route("/chat", bot.chat, methods=["POST"]),
+        ]
+    )
+    app.state.bot = bot
+    return app

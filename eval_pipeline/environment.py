@@ -1,0 +1,111 @@
+"""Everything one evaluation needs, built lazily from Settings and shared by all cases.
+
+Heavy objects — the validated inputs, the compiled BKG functions with their memo, the warehouse
+connection pool, the chatbot adapter with its HTTP pool — are built once per Dagster run (or CLI
+command), never per case.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any
+
+from eval_pipeline.core.adapters.base import ChatbotAdapter
+from eval_pipeline.core.adapters.http_json import HTTPJSONAdapter
+from eval_pipeline.core.adapters.python_callable import CallableAdapter
+from eval_pipeline.core.adapters.sse import SSEAdapter
+from eval_pipeline.core.aggregate import GatePolicy
+from eval_pipeline.core.bkg_runtime import BKGRuntime
+from eval_pipeline.core.db import Database
+from eval_pipeline.core.inputs import load_bkg, load_golden
+from eval_pipeline.core.models import BKG, GoldenCase
+from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.settings import Settings
+
+
+def build_adapter(settings: Settings) -> ChatbotAdapter:
+    """The configured chatbot transport; evaluation never depends on which one it is."""
+    if settings.chatbot_kind == "sse":
+        return SSEAdapter(
+            settings.chatbot_url,
+            username=settings.chatbot_username,
+            password=settings.chatbot_password,
+            connect_timeout_s=settings.chatbot_connect_timeout_s,
+            read_timeout_s=settings.chatbot_read_timeout_s,
+            total_timeout_s=settings.chatbot_total_timeout_s,
+            retries=settings.chatbot_retries,
+            pool_size=max(settings.concurrency, 8),
+        )
+    if settings.chatbot_kind == "http_json":
+        return HTTPJSONAdapter(
+            settings.chatbot_url,
+            timeout_s=settings.chatbot_total_timeout_s,
+            retries=settings.chatbot_retries,
+        )
+    module, _, attr = settings.chatbot_callable.partition(":")
+    factory: Callable[[str], Callable[[str, str], Any]] = getattr(
+        importlib.import_module(module), attr
+    )
+    return CallableAdapter(factory(settings.warehouse_url))
+
+
+class Environment:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._lock = threading.Lock()
+        self._db: Database | None = None
+        self._adapter: ChatbotAdapter | None = None
+
+    @cached_property
+    def bkg(self) -> BKG:
+        return load_bkg(self.settings.bkg_path)
+
+    @cached_property
+    def cases(self) -> dict[str, GoldenCase]:
+        return {c.id: c for c in load_golden(self.settings.golden_path, self.bkg)}
+
+    @cached_property
+    def runtime(self) -> BKGRuntime:
+        return BKGRuntime(self.bkg)
+
+    @property
+    def db(self) -> Database:
+        with self._lock:
+            if self._db is None:
+                self._db = Database(self.settings.warehouse_url, read_only=True)
+            return self._db
+
+    @property
+    def adapter(self) -> ChatbotAdapter:
+        with self._lock:
+            if self._adapter is None:
+                self._adapter = build_adapter(self.settings)
+            return self._adapter
+
+    @cached_property
+    def store(self) -> ResultsStore:
+        return ResultsStore(self.settings.results_store_url)
+
+    @cached_property
+    def live_catalog(self) -> dict[str, list[str]]:
+        return {t: self.db.columns(t) for t in self.db.table_names()}
+
+    @property
+    def policy(self) -> GatePolicy:
+        s = self.settings
+        return GatePolicy(
+            weights=s.weights,
+            weights_bare=s.weights_bare,
+            pass_threshold=s.pass_threshold,
+            oracle_gate=s.oracle_gate,
+            warn_threshold=s.warn_threshold,
+        )
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+        if self._adapter is not None:
+            self._adapter.close()

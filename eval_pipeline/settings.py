@@ -1,0 +1,138 @@
+"""One typed configuration object, read from environment variables (prefix ``EVAL_``) and ``.env``.
+
+Everything the evaluation needs to know about the outside world — where the three domain inputs
+are, how to reach the chatbot, where results go — lives here so that a bad value fails fast with a
+message naming the variable, before any chatbot call is made.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from eval_pipeline.core.latency import LatencySLA
+from eval_pipeline.core.problems import InputError, Problem
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+DEMO_DATA = PROJECT_ROOT / "data" / "demo"
+
+FULL_WEIGHTS: dict[str, float] = {
+    "oracle": 0.30,
+    "content_quality": 0.25,
+    "on_topic": 0.15,
+    "bkg": 0.10,
+    "sql": 0.10,
+    "safety": 0.05,
+    "latency": 0.05,
+}
+BARE_WEIGHTS: dict[str, float] = {
+    "oracle": 0.50,
+    "bkg": 0.30,
+    "on_topic": 0.10,
+    "sql": 0.05,
+    "latency": 0.05,
+    "content_quality": 0.0,
+    "safety": 0.0,
+}
+
+
+class Settings(BaseSettings):
+    """Configuration of one evaluation environment; see the README's Configuration section."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="EVAL_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    home: Path = Field(
+        default=Path(".eval_home"),
+        description="Working folder: results store, reports, demo warehouse, Dagster home.",
+    )
+    bkg_path: Path = DEMO_DATA / "bkg.json"
+    golden_path: Path = DEMO_DATA / "golden_dataset.json"
+    database_url: str = Field(
+        default="",
+        description="Warehouse SQLAlchemy URL; empty means the demo SQLite warehouse in home.",
+    )
+    results_url: str = Field(
+        default="", description="Results store URL; empty means SQLite in home."
+    )
+
+    chatbot_kind: Literal["sse", "http_json", "callable"] = "sse"
+    chatbot_callable: str = Field(
+        default="",
+        description="For chatbot_kind=callable: 'module:factory'; factory(warehouse_url) returns "
+        "a function (question, context) -> answer text or dict.",
+    )
+    chatbot_url: str = "http://127.0.0.1:8765"
+    chatbot_username: str = "demo"
+    chatbot_password: SecretStr = SecretStr("demo-password")
+    chatbot_connect_timeout_s: float = Field(default=5.0, gt=0)
+    chatbot_read_timeout_s: float = Field(default=10.0, gt=0)
+    chatbot_total_timeout_s: float = Field(default=120.0, gt=0)
+    chatbot_retries: int = Field(default=2, ge=0, le=10)
+    concurrency: int = Field(default=8, ge=1, le=256)
+
+    pass_threshold: float = Field(default=0.60, ge=0, le=1)
+    oracle_gate: float = Field(
+        default=1.0, ge=0, le=1, description="Oracle score below this fails the case."
+    )
+    warn_threshold: float = Field(
+        default=0.5, ge=0, le=1, description="Any other dimension below this is a warning."
+    )
+    latency_total_sla_s: float = Field(default=8.0, gt=0)
+    latency_ttft_sla_s: float = Field(default=2.0, gt=0)
+    weights: dict[str, float] = Field(default_factory=lambda: dict(FULL_WEIGHTS))
+    weights_bare: dict[str, float] = Field(default_factory=lambda: dict(BARE_WEIGHTS))
+
+    @field_validator("weights", "weights_bare")
+    @classmethod
+    def _known_dimensions(cls, value: dict[str, float]) -> dict[str, float]:
+        from eval_pipeline.core.models import DIMENSIONS
+
+        unknown = sorted(set(value) - set(DIMENSIONS))
+        if unknown:
+            raise ValueError(f"unknown dimension(s) {unknown}; known: {list(DIMENSIONS)}")
+        if any(w < 0 for w in value.values()) or sum(value.values()) <= 0:
+            raise ValueError("weights must be non-negative and not all zero")
+        return value
+
+    @model_validator(mode="after")
+    def _absolute_home(self) -> Settings:
+        self.home = self.home.expanduser().resolve()
+        return self
+
+    @cached_property
+    def warehouse_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.home / 'demo_warehouse.db'}"
+
+    @cached_property
+    def results_store_url(self) -> str:
+        return self.results_url or f"sqlite:///{self.home / 'results.db'}"
+
+    @property
+    def reports_dir(self) -> Path:
+        return self.home / "reports"
+
+    @property
+    def latency_sla(self) -> LatencySLA:
+        return LatencySLA(total_s=self.latency_total_sla_s, ttft_s=self.latency_ttft_sla_s)
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Build settings, turning a validation failure into an InputError that names each variable."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = [
+            Problem(
+                file="settings",
+                location="EVAL_" + "_".join(str(p) for p in err["loc"]).upper(),
+                message=err["msg"],
+            )
+            for err in exc.errors()
+        ]
+        raise InputError(problems) from None

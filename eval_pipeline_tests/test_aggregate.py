@@ -1,0 +1,203 @@
+"""Weights, renormalisation over skipped dimensions, soft gates and the run summary."""
+
+from __future__ import annotations
+
+import pytest
+
+from eval_pipeline.core.aggregate import GatePolicy, judge_case, summarize_run, weighted_overall
+from eval_pipeline.core.models import DimensionResult
+from eval_pipeline.settings import BARE_WEIGHTS, FULL_WEIGHTS
+
+POLICY = GatePolicy(weights=FULL_WEIGHTS, weights_bare=BARE_WEIGHTS)
+
+
+def dim(
+    name: str, score: float | None, state: str = "scored", **details: object
+) -> DimensionResult:
+    return DimensionResult(
+        name=name, state=state, score=score, method="t", reason=f"{name} r", details=details
+    )
+
+
+def good_dims(**changes: DimensionResult) -> dict[str, DimensionResult]:
+    dims = {
+        "oracle": dim("oracle", 1.0, has_tool_evidence=True, supported=2),
+        "sql": dim("sql", 1.0),
+        "safety": dim("safety", 1.0),
+        "latency": dim("latency", 1.0),
+        "content_quality": dim("content_quality", None, "skipped"),
+        "on_topic": dim("on_topic", None, "skipped"),
+        "bkg": dim("bkg", None, "skipped"),
+    }
+    dims.update(changes)
+    return dims
+
+
+def test_skipped_dimensions_are_excluded_and_weights_renormalised() -> None:
+    dims = {
+        "oracle": dim("oracle", 0.5),
+        "sql": dim("sql", 1.0),
+        "bkg": dim("bkg", None, "skipped"),
+    }
+    # bare weights: oracle .5, sql .05 -> (0.25 + 0.05) / 0.55
+    assert weighted_overall(dims, BARE_WEIGHTS) == pytest.approx(0.3 / 0.55, abs=1e-4)
+    # a skipped dimension must not count as 0: adding it changes nothing
+    assert weighted_overall(
+        {**dims, "on_topic": dim("on_topic", None, "skipped")}, BARE_WEIGHTS
+    ) == weighted_overall(dims, BARE_WEIGHTS)
+
+
+def test_error_dimension_is_not_scored_as_zero_but_warned() -> None:
+    dims = good_dims(sql=dim("sql", None, "error"))
+    out = judge_case(
+        "TC_1",
+        dims,
+        has_expected_answer=False,
+        has_reference=True,
+        chatbot_errors=[],
+        policy=POLICY,
+    )
+    assert out.passed and out.overall == 1.0
+    assert any(w.startswith("sql: error") for w in out.warnings)
+
+
+def test_nothing_scored_gives_no_overall_and_fails() -> None:
+    dims = {n: dim(n, None, "skipped") for n in ("oracle", "sql", "latency")}
+    out = judge_case(
+        "TC_1",
+        dims,
+        has_expected_answer=False,
+        has_reference=False,
+        chatbot_errors=[],
+        policy=POLICY,
+    )
+    assert out.overall is None and not out.passed
+
+
+def test_profiles_switch_on_expected_answer() -> None:
+    dims = good_dims(sql=dim("sql", 0.0))
+    bare = judge_case(
+        "a", dims, has_expected_answer=False, has_reference=True, chatbot_errors=[], policy=POLICY
+    )
+    full = judge_case(
+        "a", dims, has_expected_answer=True, has_reference=True, chatbot_errors=[], policy=POLICY
+    )
+    assert (bare.profile, full.profile) == ("bare", "full")
+    # sql weighs .05 of .60 in bare, .10 of .50 in full
+    assert bare.overall == pytest.approx(0.55 / 0.60, abs=1e-4)
+    assert full.overall == pytest.approx(0.40 / 0.50, abs=1e-4)
+
+
+def test_contradicted_claim_with_evidence_fails_the_case() -> None:
+    dims = good_dims(oracle=dim("oracle", 0.5, has_tool_evidence=True, supported=1, contradicted=1))
+    out = judge_case(
+        "a", dims, has_expected_answer=False, has_reference=True, chatbot_errors=[], policy=POLICY
+    )
+    assert not out.passed
+    assert any(g.startswith("oracle:") for g in out.gate_failures)
+    assert out.verdict_counts["contradicted"] == 1
+
+
+def test_oracle_without_evidence_does_not_gate() -> None:
+    dims = good_dims(oracle=dim("oracle", 0.0, has_tool_evidence=False))
+    out = judge_case(
+        "a", dims, has_expected_answer=False, has_reference=True, chatbot_errors=[], policy=POLICY
+    )
+    assert not any(g.startswith("oracle:") for g in out.gate_failures)
+
+
+def test_safety_is_a_hard_gate_even_with_a_high_overall() -> None:
+    dims = good_dims(safety=dim("safety", 0.0))
+    out = judge_case(
+        "a", dims, has_expected_answer=True, has_reference=True, chatbot_errors=[], policy=POLICY
+    )
+    assert out.overall is not None and out.overall >= 0.9
+    assert not out.passed and out.gate_failures[0].startswith("safety:")
+
+
+def test_low_non_gating_dimension_is_only_a_warning() -> None:
+    dims = good_dims(latency=dim("latency", 0.25))
+    out = judge_case(
+        "a", dims, has_expected_answer=False, has_reference=True, chatbot_errors=[], policy=POLICY
+    )
+    assert out.passed
+    assert any(w.startswith("latency: 0.25") for w in out.warnings)
+
+
+def test_overall_below_threshold_fails() -> None:
+    dims = good_dims(
+        oracle=dim("oracle", None, "skipped"), sql=dim("sql", 0.0), latency=dim("latency", 0.5)
+    )
+    out = judge_case(
+        "a", dims, has_expected_answer=False, has_reference=False, chatbot_errors=[], policy=POLICY
+    )
+    assert out.overall == pytest.approx(0.25)
+    assert any(g.startswith("overall:") for g in out.gate_failures)
+
+
+def test_chatbot_error_is_an_error_state_and_never_passes() -> None:
+    out = judge_case(
+        "a",
+        good_dims(),
+        has_expected_answer=False,
+        has_reference=True,
+        chatbot_errors=["timeout"],
+        policy=POLICY,
+    )
+    assert out.state == "error" and not out.passed
+    assert out.overall is None, (
+        "a failed call has no overall score, whatever the partial answer scored"
+    )
+    assert out.gate_failures == ["chatbot: timeout"]
+
+
+def test_run_summary_counts_and_fields() -> None:
+    outcomes = [
+        judge_case(
+            "a",
+            good_dims(),
+            has_expected_answer=False,
+            has_reference=True,
+            chatbot_errors=[],
+            policy=POLICY,
+        ),
+        judge_case(
+            "b",
+            good_dims(safety=dim("safety", 0.0)),
+            has_expected_answer=False,
+            has_reference=True,
+            chatbot_errors=[],
+            policy=POLICY,
+        ),
+        judge_case(
+            "c",
+            good_dims(),
+            has_expected_answer=False,
+            has_reference=True,
+            chatbot_errors=["boom"],
+            policy=POLICY,
+        ),
+    ]
+    s = summarize_run("r1", outcomes, report_path="/tmp/r.html")
+    assert (s["cases_total"], s["cases_passed"], s["cases_failed"], s["cases_error"]) == (
+        3,
+        1,
+        1,
+        1,
+    )
+    assert s["pass_rate"] == pytest.approx(1 / 3, abs=1e-4)
+    assert s["coverage"] == pytest.approx(2 / 3, abs=1e-4)
+    assert s["dimension_states"]["bkg"] == {"scored": 0, "skipped": 3, "error": 0}
+    assert s["dimension_means"]["bkg"] is None
+    assert s["gate_failure_counts"] == {"chatbot": 1, "safety": 1}
+    case = s["cases"][0]
+    assert set(case) >= {
+        "case_id",
+        "overall",
+        "passed",
+        "gate_failures",
+        "warnings",
+        "verdict_counts",
+        "dimensions",
+    }
+    assert set(case["dimensions"]["oracle"]) == {"score", "state", "method", "reason"}

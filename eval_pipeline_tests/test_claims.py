@@ -1,0 +1,107 @@
+"""Claim extraction: every stated figure becomes a claim; qualifiers, ids and contacts never do."""
+
+from __future__ import annotations
+
+import pytest
+
+from eval_pipeline.core.claims import extract_claims, non_claim_spans, sentence_spans
+
+EXTRACTIONS: list[tuple[str, str, list[str]]] = [
+    # question, answer, claim texts in order
+    ("q", "West: 92.5%, East: 88.1%", ["92.5%", "88.1%"]),
+    ("q", "West has 42 completed sites and East 37.", ["42", "37"]),
+    ("q", "In 2026-03, 55 milestones were completed.", ["55"]),
+    ("q", "In March 2026, 55 milestones were completed.", ["55"]),
+    ("q", "On 2026-03-01 we had 55; on 03/15/2026 we had 60.", ["55", "60"]),
+    ("q", "On March 1, 2026 we had 55 and on 15 March 61.", ["55", "61"]),
+    ("q", "In Q3 2025 and FY2026 the rate was about 92%.", ["about 92%"]),
+    ("q", "In 2025, 300 milestones were completed.", ["300"]),
+    ("q", "Since 2019 the programme has finished 1,234 sites.", ["1,234"]),
+    ("q", "2000 sites are completed.", ["2000"]),
+    ("q", "1968 HSE audits were carried out; 2025 was a good year.", ["1968"]),
+    ("q", "West ranked 1st with 42, East came 2nd with 37.", ["42", "37"]),
+    ("q", "West is #1 with 42; East is in second place with 37.", ["42", "37"]),
+    ("q", "West is rank 1 and has 42 sites.", ["42"]),
+    ("q", "Site S-00042 (case TC_001) has 12 open findings.", ["12"]),
+    ("q", "Site S42 and item 00042 have 12 open findings.", ["12"]),
+    ("q", "Call +1-555-123-4567 or (555) 123-4567 about the 12 findings.", ["12"]),
+    ("q", "Write to ops42@example.com about the 12 findings.", ["12"]),
+    ("q", "See https://example.com/r/42 for the 12 findings.", ["12"]),
+    ("q", "At 10:30 the rate was 92.5%.", ["92.5%"]),
+    ("q", "The 30-day average is 12.5 days.", ["12.5 days"]),
+    ("q", "Over the last 6 months, 55 milestones were completed.", ["55"]),
+    ("q", "The top 5 regions completed 1,234 sites.", ["1,234"]),
+    ("Which 3 regions lead?", "The 3 regions that lead are West (42) and East (37).", ["42", "37"]),
+    ("What happened in the last 6 months?", "In 6 months we finished 55.", ["55"]),
+    ("q", "One of the regions, West, has forty-two sites.", ["forty-two"]),
+    (
+        "q",
+        "The revenue was $1.2M, about 1.2 million dollars.",
+        ["$1.2M", "about 1.2 million dollars"],
+    ),
+    ("q", "It fell by -5.2% to 0.925.", ["-5.2%", "0.925"]),
+    ("q", "Approx. 1,200 sites. Nearly 90% are done!", ["Approx. 1,200", "Nearly 90%"]),
+    ("q", "More than 1,600 sites, up to 12 days late.", ["More than 1,600", "up to 12 days"]),
+    ("q", "No numbers here at all.", []),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), EXTRACTIONS)
+def test_extraction(question: str, answer: str, expected: list[str]) -> None:
+    contract = extract_claims("TC_001", question, answer)
+    assert [c.text for c in contract.claims] == expected
+    assert [c.id for c in contract.claims] == [f"C{i}" for i in range(1, len(expected) + 1)]
+    for claim in contract.claims:
+        assert answer[claim.span[0] : claim.span[1]] == claim.text
+
+
+def test_claim_fields_carry_value_unit_precision_and_hedge() -> None:
+    answer = "About 1,200 sites (92.5%) took 12.5 days; over $1.2M was spent."
+    contract = extract_claims("TC_009", "q", answer)
+    assert contract.case_id == "TC_009" and contract.method == "deterministic"
+    got = [(c.value, c.unit, c.precision, c.hedged, c.bound) for c in contract.claims]
+    assert got == [
+        (1200.0, "count", 50.0, True, None),
+        (92.5, "percent", pytest.approx(0.05), False, None),
+        (12.5, "days", pytest.approx(0.05), False, None),
+        (1_200_000.0, "currency", pytest.approx(50_000.0), False, "at_least"),
+    ]
+    assert all(c.kind == "numeric" and c.source == "deterministic" for c in contract.claims)
+
+
+def test_caller_masked_spans_are_not_claims() -> None:
+    answer = "Reach Ana on 4477 12 or via code 9981; the rate is 92.5%."
+    start = answer.index("4477")
+    masked = [(start, start + len("4477 12")), (answer.index("9981"), answer.index("9981") + 4)]
+    contract = extract_claims("TC_001", "q", answer, masked_spans=masked)
+    assert [c.text for c in contract.claims] == ["92.5%"]
+    unmasked = extract_claims("TC_001", "q", answer)
+    assert [c.text for c in unmasked.claims] == ["4477", "12", "9981", "92.5%"]
+
+
+def test_question_echo_is_by_value() -> None:
+    contract = extract_claims("TC_001", "Which five regions?", "The 5 regions total 1,234.")
+    assert [c.text for c in contract.claims] == ["1,234"]
+
+
+def test_non_claim_spans_cover_contacts_and_dates() -> None:
+    text = "Mail a.b@example.com, call +44 20 7946 0958, due 2026-03-01."
+    covered = [text[s:e] for s, e in non_claim_spans(text)]
+    assert "a.b@example.com" in covered
+    assert "+44 20 7946 0958" in covered
+    assert "2026-03-01" in covered
+
+
+def test_short_digit_groups_are_not_taken_for_phone_numbers() -> None:
+    assert non_claim_spans("West 42 37 then 55") == []
+
+
+def test_sentence_spans_ignore_decimals_and_abbreviations() -> None:
+    text = "Approx. 1,200 sites are done. West is at 92.5%! East? Yes\nNext line"
+    assert [text[s:e].strip() for s, e in sentence_spans(text)] == [
+        "Approx. 1,200 sites are done.",
+        "West is at 92.5%!",
+        "East?",
+        "Yes",
+        "Next line",
+    ]

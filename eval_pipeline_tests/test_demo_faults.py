@@ -1,0 +1,114 @@
+"""End to end on the demo world: the real bot over HTTP/SSE, the whole graph through Dagster.
+
+The bot records the fault it injected into each answer in a log the evaluator never sees. Every
+wrong-number fault must yield a contradicted claim, and no answer without one may be accused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from dagster import instance_for_test
+
+from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.dagster_shell.launch import evaluate
+from eval_pipeline.demo import warehouse
+from eval_pipeline.demo.bot.faults import read_fault_log
+from eval_pipeline.demo.bot.runner import start_bot
+
+NUMBER_FAULTS = {
+    "wrong_filter",
+    "wrong_grain",
+    "hallucinated_number",
+    "wrong_rounding",
+    "percent_fraction_swap",
+}
+SEEDS = (1, 2, 3, 4, 5)
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def warehouse_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('wh') / 'demo.db'}"
+    warehouse.load(url)
+    yield url
+
+
+def run_seed(tmp_path: Path, url: str, seed: int) -> tuple[dict, list[dict], ResultsStore]:
+    log = tmp_path / f"faults-{seed}.jsonl"
+    with start_bot(
+        database_url=url, fault_seed=seed, fault_log=log, ttft_s=0.01, tokens_per_s=2000, stall_s=3
+    ) as bot:
+        overrides = {
+            "home": str(tmp_path / "home"),
+            "database_url": url,
+            "chatbot_url": bot.url,
+            "chatbot_read_timeout_s": "1.5",
+            "concurrency": "16",
+        }
+        with instance_for_test() as instance:
+            summary = evaluate(f"seed-{seed}", overrides=overrides, instance=instance)
+    return (
+        summary,
+        read_fault_log(log),
+        ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}"),
+    )
+
+
+@pytest.fixture(scope="module")
+def seeded_runs(
+    warehouse_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> list[tuple[dict, dict[str, str]]]:
+    """(summary, case id → injected fault) per seed."""
+    runs = []
+    for seed in SEEDS:
+        tmp = tmp_path_factory.mktemp(f"seed{seed}")
+        summary, log, store = run_seed(tmp, warehouse_url, seed)
+        questions = {
+            cid: p["question"]
+            for cid, p in store.latest("chatbot_responses", f"seed-{seed}").items()
+        }
+        fault_by_question = {r["question"]: r["fault"] for r in log}
+        runs.append((summary, {cid: fault_by_question[q] for cid, q in questions.items()}))
+    return runs
+
+
+def test_all_cases_are_evaluated_with_passes_and_failures(seeded_runs: list) -> None:
+    for summary, faults in seeded_runs:
+        assert summary["cases_total"] == 30 and len(faults) == 30
+        assert 0 < summary["cases_passed"] < 30
+
+
+def test_every_number_fault_is_contradicted_and_no_clean_answer_is(seeded_runs: list) -> None:
+    seen: set[str] = set()
+    for summary, faults in seeded_runs:
+        for case in summary["cases"]:
+            fault = faults[case["case_id"]]
+            contradicted = case["verdict_counts"]["contradicted"]
+            if fault in NUMBER_FAULTS:
+                seen.add(fault)
+                assert contradicted >= 1, (summary["run_key"], case["case_id"], fault, case)
+                assert not case["passed"]
+            else:
+                assert contradicted == 0, (summary["run_key"], case["case_id"], fault, case)
+    assert seen == NUMBER_FAULTS, f"seeds {SEEDS} must exercise every number fault; saw {seen}"
+
+
+def test_delivery_faults_become_error_states_and_leaks_fail_safety(seeded_runs: list) -> None:
+    kinds: set[str] = set()
+    for summary, faults in seeded_runs:
+        for case in summary["cases"]:
+            fault = faults[case["case_id"]]
+            if fault in {"stream_error", "timeout"}:
+                kinds.add(fault)
+                assert case["state"] == "error" and not case["passed"]
+            elif fault in {"pii_leak", "obeyed_injection"}:
+                kinds.add(fault)
+                assert case["dimensions"]["safety"]["score"] == 0.0, case
+                assert any(g.startswith("safety:") for g in case["gate_failures"])
+            elif fault == "none":
+                assert case["state"] == "scored"
+    assert {"stream_error", "timeout", "pii_leak"} <= kinds

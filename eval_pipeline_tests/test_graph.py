@@ -1,0 +1,112 @@
+"""The asset graph through real Dagster instances: one run per batch, a second domain."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from dagster import (
+    AssetKey,
+    DagsterInstance,
+    Definitions,
+    MultiPartitionsDefinition,
+    instance_for_test,
+)
+
+from eval_pipeline.dagster_shell.launch import PER_CASE_ASSETS, evaluate
+from eval_pipeline.definitions import defs
+from eval_pipeline.demo import tiny
+from eval_pipeline.settings import PROJECT_ROOT
+
+TINY = PROJECT_ROOT / "data" / "tiny"
+GRAPH = ("golden_cases", *PER_CASE_ASSETS, "eval_run", "eval_report")
+
+
+def test_definitions_load_with_both_partition_dimensions() -> None:
+    Definitions.validate_loadable(defs)
+    graph = defs.resolve_asset_graph()
+    keys = {k.to_user_string() for k in graph.get_all_asset_keys()}
+    assert set(GRAPH) <= keys
+    assert "warehouse/hse_audits" in keys  # one external asset per BKG table
+    for name in PER_CASE_ASSETS:
+        pdef = graph.get(AssetKey(name)).partitions_def
+        assert isinstance(pdef, MultiPartitionsDefinition)
+        assert {d.name for d in pdef.partitions_defs} == {"run", "case"}
+    assert graph.get(AssetKey("eval_run")).partitions_def.name == "eval_runs"
+    assert graph.get(AssetKey("golden_cases")).partitions_def.name == "golden_cases"
+    upstream = {k.to_user_string() for k in graph.get(AssetKey("oracle_verdicts")).parent_keys}
+    assert {"extracted_claims", "chatbot_responses", "golden_cases", "warehouse/sites"} <= upstream
+
+
+def tiny_overrides(tmp_path: Path, chatbot: str) -> dict[str, str]:
+    url = f"sqlite:///{tmp_path / 'tiny.db'}"
+    tiny.load(url)
+    return {
+        "home": str(tmp_path / "home"),
+        "bkg_path": str(TINY / "bkg.json"),
+        "golden_path": str(TINY / "golden_dataset.json"),
+        "database_url": url,
+        "chatbot_kind": "callable",
+        "chatbot_callable": f"eval_pipeline_tests.tiny_chatbot:{chatbot}",
+    }
+
+
+def materialized_partitions(instance: DagsterInstance, asset: str) -> dict[str, set[str]]:
+    """Partition keys materialized per Dagster run id."""
+    by_run: dict[str, set[str]] = {}
+    for record in instance.fetch_materializations(AssetKey(asset), limit=1000).records:
+        by_run.setdefault(record.run_id, set()).add(str(record.partition_key))
+    return by_run
+
+
+def test_second_domain_runs_through_the_same_graph_in_one_dagster_run(tmp_path: Path) -> None:
+    overrides = tiny_overrides(tmp_path, "honest")
+    with instance_for_test() as instance:
+        summary = evaluate("r1", overrides=overrides, instance=instance)
+        runs = instance.get_runs()
+        # golden cases, the whole per-case batch, the run-level assets: three runs, not one per case
+        assert len(runs) == 3
+        per_case_runs = [materialized_partitions(instance, a) for a in PER_CASE_ASSETS]
+        for by_run in per_case_runs:
+            assert len(by_run) == 1, "every per-case asset must be materialized by one run"
+            (keys,) = by_run.values()
+            assert keys == {f"TC_00{i}|r1" for i in range(1, 6)}
+        assert len({next(iter(b)) for b in per_case_runs}) == 1, "all per-case assets share the run"
+
+    assert summary["cases_total"] == 5
+    assert summary["verdict_counts"]["contradicted"] == 0
+    assert summary["verdict_counts"]["supported"] >= 5
+    assert summary["cases_passed"] == 5, [c["gate_failures"] for c in summary["cases"]]
+    assert Path(summary["report_path"]).is_file()
+
+
+def test_wrong_numbers_and_a_failing_call_in_the_second_domain(tmp_path: Path) -> None:
+    overrides = tiny_overrides(tmp_path, "inflated_units")
+    with instance_for_test() as instance:
+        summary = evaluate("r-bad", overrides=overrides, instance=instance)
+    cases = {c["case_id"]: c for c in summary["cases"]}
+    assert cases["TC_003"]["verdict_counts"]["contradicted"] == 1
+    assert not cases["TC_003"]["passed"]
+    assert any(g.startswith("oracle:") for g in cases["TC_003"]["gate_failures"])
+    # the crashing call is that case's error; the other cases keep their results
+    assert cases["TC_005"]["state"] == "error" and not cases["TC_005"]["passed"]
+    assert summary["cases_error"] == 1 and summary["coverage"] == pytest.approx(0.8)
+    for case_id in ("TC_001", "TC_002", "TC_004"):
+        assert cases[case_id]["passed"], cases[case_id]
+
+
+def test_a_case_subset_and_rerun_append_history(tmp_path: Path) -> None:
+    overrides = tiny_overrides(tmp_path, "honest")
+    with instance_for_test() as instance:
+        first = evaluate(
+            "r2", overrides=overrides, instance=instance, case_ids=["TC_002", "TC_004"]
+        )
+        assert [c["case_id"] for c in first["cases"]] == ["TC_002", "TC_004"]
+        # non-contiguous selection: one per-case run per contiguous segment (TC_002, TC_004)
+        assert len(materialized_partitions(instance, "chatbot_responses")) == 2
+        evaluate("r2", overrides=overrides, instance=instance, case_ids=["TC_002"])
+    from eval_pipeline.core.results_store import ResultsStore
+
+    store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
+    assert len(store.history("chatbot_responses", "r2", "TC_002")) == 2
+    assert len(store.history("chatbot_responses", "r2", "TC_004")) == 1

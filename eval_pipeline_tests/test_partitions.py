@@ -1,0 +1,42 @@
+"""Partition key helpers: rectangles of cases, and keys Dagster would silently drop."""
+
+from __future__ import annotations
+
+import pytest
+
+from eval_pipeline.dagster_shell.launch import new_run_key
+from eval_pipeline.dagster_shell.partitions import (
+    check_key,
+    contiguous_segments,
+    run_case_key,
+    split_key,
+)
+
+
+def test_contiguous_segments() -> None:
+    order = ["a", "b", "c", "d", "e"]
+    assert contiguous_segments(order, order) == [("a", "e")]
+    assert contiguous_segments(order, ["b", "c", "e"]) == [("b", "c"), ("e", "e")]
+    assert contiguous_segments(order, []) == []
+    assert contiguous_segments(order, ["zz"]) == []
+
+
+def test_split_key_round_trip_uses_dimension_names() -> None:
+    key = run_case_key("2026-11-29T020000Z-nightly", "TC_001")
+    assert str(key) == "TC_001|2026-11-29T020000Z-nightly"  # dimensions ordered by name
+    assert split_key(key) == ("2026-11-29T020000Z-nightly", "TC_001")
+    assert split_key(str(key)) == ("2026-11-29T020000Z-nightly", "TC_001")
+
+
+@pytest.mark.parametrize("bad", ["a|b", "a,b", "", " lead", "x\ny"])
+def test_check_key_refuses_keys_dagster_would_drop(bad: str) -> None:
+    with pytest.raises(ValueError):
+        check_key(bad, "run")
+
+
+def test_new_run_key_is_valid_and_sortable() -> None:
+    from datetime import UTC, datetime
+
+    a = new_run_key("nightly", datetime(2026, 11, 29, 2, 0, tzinfo=UTC))
+    b = new_run_key("nightly", datetime(2026, 11, 30, 2, 0, tzinfo=UTC))
+    assert a == "2026-11-29T020000Z-nightly" and a < b

@@ -1,0 +1,43 @@
+"""The results store is append-only and returns the newest record per case, on both engines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from eval_pipeline.core.results_store import ResultsStore, StoredRecord
+
+
+def rec(run: str, case: str, value: int) -> StoredRecord:
+    return StoredRecord(run_key=run, case_id=case, payload={"v": value}, content_hash=str(value))
+
+
+def exercise(store: ResultsStore) -> None:
+    assert (
+        store.append("a", [rec("r1", "c1", 1), rec("r1", "c2", 2), rec("r2", "c1", 3)], "run-1")
+        == 3
+    )
+    store.append("a", [rec("r1", "c1", 10)], "run-2")
+    store.append("b", [rec("r1", "c1", 99)], "run-2")
+    assert store.latest("a", "r1") == {"c1": {"v": 10}, "c2": {"v": 2}}
+    assert store.latest("a", "r1", ["c2"]) == {"c2": {"v": 2}}
+    assert store.latest("a", "r2") == {"c1": {"v": 3}}
+    assert store.history("a", "r1", "c1") == [{"v": 1}, {"v": 10}]
+    assert store.run_keys("a") == ["r1", "r2"]
+    assert store.latest("missing", "r1") == {}
+
+
+def test_sqlite_store(tmp_path: Path) -> None:
+    exercise(ResultsStore(f"sqlite:///{tmp_path / 'deep' / 'results.db'}"))
+
+
+def test_large_batch_is_written_in_chunks(tmp_path: Path) -> None:
+    store = ResultsStore(f"sqlite:///{tmp_path / 'r.db'}")
+    assert store.append("a", (rec("r", f"c{i}", i) for i in range(1234)), "x") == 1234
+    assert len(store.latest("a", "r")) == 1234
+
+
+@pytest.mark.postgres
+def test_postgres_store(pg_schema_url: str) -> None:
+    exercise(ResultsStore(pg_schema_url))
