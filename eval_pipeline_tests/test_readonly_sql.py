@@ -5,6 +5,7 @@ Each refusal is also checked against the data: the table must be exactly as it w
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator
 
@@ -115,6 +116,22 @@ def test_select_with_cte_comment_and_binds(db: Database) -> None:
     result = execute_readonly_sql(db, sql, params={"low": 2})
     assert result.ok, result.error
     assert sorted(row[0] for row in result.rows) == ["b", "c"]
+
+
+def test_driver_types_come_back_json_safe(db: Database) -> None:
+    if db.dialect == "postgresql":
+        sql = (
+            "SELECT ARRAY[1.5::numeric, 2] AS a, interval '1 day' AS i, "
+            "'{\"k\": 1}'::json AS j, DATE '2024-03-01' AS d, '\\x01ff'::bytea AS b"
+        )
+        expected = [[1.5, 2], "1 days 00:00:00", {"k": 1}, "2024-03-01", "01ff"]
+    else:
+        sql = "SELECT 1.5 AS a, x'01ff' AS b"
+        expected = [1.5, "01ff"]
+    result = execute_readonly_sql(db, sql)
+    assert result.ok, result.error
+    assert result.rows == [expected]
+    json.dumps(result.rows, allow_nan=False)  # intervals and the like come back as text
 
 
 def test_rows_are_capped_and_truncation_reported(db: Database) -> None:

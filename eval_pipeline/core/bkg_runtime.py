@@ -311,6 +311,7 @@ class BKGRuntime:
             reference=used,
             shape=fn.returns if fn else "scalar",
             unit=fn.unit if fn else None,
+            column_units=dict(fn.column_units) if fn else {},
             tables=list(fn.tables) if fn else [],
         )
         try:

@@ -59,24 +59,47 @@ def bundled_model_path() -> Path:
     return path
 
 
+class EmbeddingCache:
+    """A bounded, thread-safe LRU of vectors keyed by the sha256 of their text."""
+
+    def __init__(self, max_entries: int = 10_000) -> None:
+        self._max_entries = max_entries
+        self._lock = threading.Lock()
+        self._vectors: OrderedDict[str, Vectors] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._vectors)
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, Vectors]:
+        with self._lock:
+            found = {key: self._vectors[key] for key in keys if key in self._vectors}
+            for key in found:
+                self._vectors.move_to_end(key)
+        return found
+
+    def put_many(self, vectors: dict[str, Vectors]) -> None:
+        with self._lock:
+            self._vectors.update(vectors)
+            while len(self._vectors) > self._max_entries:
+                self._vectors.popitem(last=False)
+
+
 class SentenceEmbedder:
-    """A lazily loaded sentence-transformers model with a bounded content-hash cache."""
+    """A lazily loaded sentence-transformers model in front of an embedding cache."""
 
     def __init__(
         self,
         model_path: Path | None = None,
         *,
         batch_size: int = 32,
-        cache_size: int = 10_000,
+        cache: EmbeddingCache | None = None,
     ) -> None:
         self._model_path = model_path
         self._batch_size = batch_size
-        self._cache_size = cache_size
         self._model: Any = None
         self._load_lock = threading.Lock()
         self._encode_lock = threading.Lock()
-        self._cache_lock = threading.Lock()
-        self._cache: OrderedDict[str, Vectors] = OrderedDict()
+        self.cache = cache if cache is not None else EmbeddingCache()
         self.encoded = 0
 
     def _loaded(self) -> Any:
@@ -98,19 +121,6 @@ class SentenceEmbedder:
         except Exception as exc:  # any load failure means "no embeddings"
             raise EmbeddingError(f"cannot load the embedding model from {path}: {exc}") from exc
 
-    def _cached(self, keys: Sequence[str]) -> dict[str, Vectors]:
-        with self._cache_lock:
-            found = {key: self._cache[key] for key in keys if key in self._cache}
-            for key in found:
-                self._cache.move_to_end(key)
-        return found
-
-    def _remember(self, vectors: dict[str, Vectors]) -> None:
-        with self._cache_lock:
-            self._cache.update(vectors)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-
     def _encode_uncached(self, texts: Sequence[str]) -> Vectors:
         model = self._loaded()
         with self._encode_lock:
@@ -130,12 +140,12 @@ class SentenceEmbedder:
     def encode(self, texts: Sequence[str]) -> Vectors:
         """L2-normalised embeddings, one row per text; only texts not seen before are encoded."""
         keys = [text_key(text) for text in texts]
-        found = self._cached(keys)
+        found = self.cache.get_many(keys)
         missing = {key: text for key, text in zip(keys, texts, strict=True) if key not in found}
         if missing:
             fresh = self._encode_uncached(list(missing.values()))
             computed = {key: row.copy() for key, row in zip(missing.keys(), fresh, strict=True)}
-            self._remember(computed)
+            self.cache.put_many(computed)
             found = {**found, **computed}
         if not keys:
             return np.zeros((0, self.dimension), dtype=np.float32)
@@ -143,7 +153,7 @@ class SentenceEmbedder:
 
     @property
     def dimension(self) -> int:
-        return int(self._loaded().get_sentence_embedding_dimension())
+        return int(self._loaded().get_embedding_dimension())
 
 
 _default: SentenceEmbedder | None = None

@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as dt
 import math
 import numbers
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -133,10 +132,14 @@ def refusal_reason(sql: str, dialect: str | None = None) -> str | None:
 
 
 def _cell(value: Any) -> Any:
-    """A JSON-safe cell: plain scalars, containers as they are, bytes as hex, the rest as text."""
+    """A JSON-safe cell: plain scalars, containers cell by cell, bytes as hex, the rest as text."""
     value = to_python(value)
-    if value is None or isinstance(value, str | int | float | bool | list | dict):
+    if value is None or isinstance(value, str | int | float | bool):
         return value
+    if isinstance(value, list | tuple):
+        return [_cell(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _cell(item) for key, item in value.items()}
     if isinstance(value, bytes | bytearray | memoryview):
         return bytes(value).hex()
     return str(value)
@@ -298,7 +301,9 @@ def compare_tool_result(
         )
     reported = [_as_list(row, run.columns) for row in reported_rows]
     missing, unexpected = _multiset_diff(run.rows, reported, rel_tol)
-    counts = f"{len(reported)} rows reported, {run.row_count}{'+' if run.truncated else ''} returned"
+    counts = (
+        f"{len(reported)} rows reported, {run.row_count}{'+' if run.truncated else ''} returned"
+    )
     problems = []
     if run.truncated:
         problems.append(f"the query returns more than {limit} rows")

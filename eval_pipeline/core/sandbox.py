@@ -2,8 +2,8 @@
 
 BKG functions are trusted and run in-process; model-written code never does. It is checked against
 an AST policy here (no process is spent on code that would be refused), then run by
-``sandbox_child.py`` in a fresh interpreter (``-I -S -B``: no environment variables, no user or
-site packages, no bytecode writes) started with an empty environment, in a temporary working
+``sandbox_child.py`` in a fresh interpreter (``-I -S -B``: no environment variables, no installed
+packages, no bytecode writes) started with an empty environment, in a temporary working
 directory deleted afterwards, in its own session so that a wall-clock kill takes the whole process
 group. The child checks the policy again, confines itself (unprivileged user, rlimits) and runs the
 code with curated builtins. The code reads ``inputs`` and answers by assigning ``result``.
@@ -11,6 +11,7 @@ code with curated builtins. The code reads ``inputs`` and answers by assigning `
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -73,10 +74,8 @@ def run_isolated_python(args: Sequence[str], stdin: bytes, *, wall_s: float) -> 
             stdout, stderr = process.communicate(stdin, timeout=wall_s)
             timed_out = False
         except subprocess.TimeoutExpired:
-            try:
+            with contextlib.suppress(ProcessLookupError):  # it may end before the kill
                 os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:  # it ended between the timeout and the kill
-                pass
             stdout, stderr = process.communicate()
             timed_out = True
     return IsolatedRun(process.returncode, stdout, stderr, timed_out)
@@ -130,7 +129,8 @@ def execute_python(
     memory_mb: int = 256,
     wall_s: float = 5,
 ) -> SandboxResult:
-    """Run untrusted ``code`` with ``inputs`` bound to the name ``inputs``; return its ``result``."""
+    """Run untrusted ``code`` with ``inputs`` bound to ``inputs``; return what it assigns to
+    ``result``. Every failure, refusal or kill comes back as a result, never as an exception."""
     problems = check_source(code)
     if problems:
         return SandboxResult(ok=False, error="refused: " + "; ".join(problems), killed_by="refused")

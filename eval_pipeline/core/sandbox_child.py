@@ -2,7 +2,7 @@
 
 The parent starts this file as ``python -I -S -B sandbox_child.py CPU_S MEMORY_MB`` with the code
 and its inputs as JSON on stdin, and reads one JSON envelope back from stdout. The child starts
-without site-packages, so only the standard library may be imported here. The parent imports
+without installed packages, so only the standard library may be imported here. The parent imports
 ``check_source`` from this module too: the policy is checked before a process is spent and again
 inside the process, by the same code.
 
@@ -98,11 +98,11 @@ FORBIDDEN_ATTRIBUTES: frozenset[str] = frozenset(
     }
 )
 _FORBIDDEN_NODES: dict[type[ast.AST], str] = {
-    ast.ClassDef: "class definitions",
-    ast.AsyncFunctionDef: "async functions",
-    ast.AsyncFor: "async for",
-    ast.AsyncWith: "async with",
-    ast.Await: "await",
+    ast.ClassDef: "class definitions are",
+    ast.AsyncFunctionDef: "async functions are",
+    ast.AsyncFor: "async for is",
+    ast.AsyncWith: "async with is",
+    ast.Await: "await is",
 }
 _SAFE_BUILTINS: tuple[str, ...] = (
     "abs",
@@ -170,6 +170,7 @@ _SAFE_BUILTINS: tuple[str, ...] = (
 MAX_CODE_CHARS = 50_000
 MAX_RESULT_CHARS = 1_000_000
 STDOUT_CAP = 10_000
+MAX_ERROR_CHARS = 1_000
 SOURCE_NAME = "<sandbox>"
 _UNPRIVILEGED_ID = 65534  # "nobody": RLIMIT_NPROC does not bind root
 
@@ -196,13 +197,14 @@ def _import_problems(node: ast.Import | ast.ImportFrom) -> list[str | None]:
     allowed = ", ".join(sorted(ALLOWED_MODULES))
     if isinstance(node, ast.Import):
         return [
-            None if alias.name in ALLOWED_MODULES else f"import of {alias.name!r} is not allowed "
-            f"(allowed: {allowed})"
+            None
+            if alias.name in ALLOWED_MODULES
+            else f"import of {alias.name!r} is not allowed (allowed: {allowed})"
             for alias in node.names
         ] + [_name_problem(alias.asname) for alias in node.names]
     module = node.module or ""
     if node.level or module not in ALLOWED_MODULES:
-        return [f"import from {'.' * node.level}{module!r} is not allowed (allowed: {allowed})"]
+        return [f"import from {'.' * node.level + module!r} is not allowed (allowed: {allowed})"]
     problems: list[str | None] = []
     for alias in node.names:
         if alias.name == "*":
@@ -219,7 +221,7 @@ def _node_problems(node: ast.AST) -> list[str | None]:
     """Every policy breach of one node (None entries are fine)."""
     for kind, label in _FORBIDDEN_NODES.items():
         if isinstance(node, kind):
-            return [f"{label} are not allowed" if label.endswith("s") else f"{label} is not allowed"]
+            return [f"{label} not allowed"]
     if isinstance(node, ast.Import | ast.ImportFrom):
         return _import_problems(node)
     if isinstance(node, ast.Attribute):
@@ -345,7 +347,7 @@ def _error_line(exc: BaseException) -> str:
             line = trace.tb_lineno
         trace = trace.tb_next
     where = f" (line {line})" if line is not None else ""
-    return f"{type(exc).__name__}: {exc}{where}"
+    return f"{type(exc).__name__}: {str(exc)[:MAX_ERROR_CHARS]}{where}"
 
 
 def _run(code: str, inputs: Any, proxies: dict[str, types.ModuleType]) -> dict[str, Any]:

@@ -1,0 +1,102 @@
+"""Event log cost of one run that materializes N (run × case) partitions of one asset.
+
+Dagster's default SQLite storage, one event at a time, against BatchingSqliteEventLogStorage with
+DAGSTER_EVENT_BATCH_SIZE set. The IO manager stores nothing, so the time is Dagster's own.
+
+    .venv/bin/python bench/event_log.py [--partitions 500]
+"""
+
+import argparse
+import os
+import tempfile
+import time
+from typing import Any
+
+import warnings
+
+from dagster import (
+    AssetExecutionContext,
+    BackfillPolicy,
+    DynamicPartitionsDefinition,
+    InputContext,
+    IOManager,
+    MultiPartitionKey,
+    MultiPartitionsDefinition,
+    OutputContext,
+    asset,
+    instance_for_test,
+    materialize,
+)
+from dagster._core.storage.tags import (
+    ASSET_PARTITION_RANGE_END_TAG,
+    ASSET_PARTITION_RANGE_START_TAG,
+)
+
+from eval_pipeline.dagster_shell.sqlite_storage import BATCH_SIZE_ENV, test_instance_overrides
+
+RUNS = DynamicPartitionsDefinition(name="bench_runs")
+CASES = DynamicPartitionsDefinition(name="bench_cases")
+QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+
+
+class DiscardIOManager(IOManager):
+    def handle_output(self, context: OutputContext, obj: Any) -> None:
+        return None
+
+    def load_input(self, context: InputContext) -> Any:
+        return None
+
+
+@asset(
+    partitions_def=MultiPartitionsDefinition({"run": RUNS, "case": CASES}),
+    backfill_policy=BackfillPolicy.single_run(),
+)
+def scored(context: AssetExecutionContext) -> int:
+    return len(context.partition_keys)
+
+
+def timed_run(partitions: int, batching: bool) -> float:
+    os.environ[BATCH_SIZE_ENV] = "1000" if batching else "0"
+    with (
+        tempfile.TemporaryDirectory() as home,
+        instance_for_test(
+            overrides=test_instance_overrides(os.path.join(home, "events")) if batching else None,
+            temp_dir=home,
+        ) as instance,
+    ):
+        cases = [f"case-{i:05d}" for i in range(partitions)]
+        instance.add_dynamic_partitions(RUNS.name, ["r1"])
+        instance.add_dynamic_partitions(CASES.name, cases)
+        first = MultiPartitionKey({"run": "r1", "case": cases[0]})
+        last = MultiPartitionKey({"run": "r1", "case": cases[-1]})
+        start = time.perf_counter()
+        materialize(
+            [scored],
+            instance=instance,
+            resources={"io_manager": DiscardIOManager()},
+            run_config=QUIET,
+            tags={
+                ASSET_PARTITION_RANGE_START_TAG: str(first),
+                ASSET_PARTITION_RANGE_END_TAG: str(last),
+            },
+        )
+        elapsed = time.perf_counter() - start
+        stored = instance.get_materialized_partitions(scored.key)
+        if len(stored) != partitions:
+            raise RuntimeError(f"{len(stored)} partitions recorded, expected {partitions}")
+        return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--partitions", type=int, default=500)
+    n = parser.parse_args().partitions
+    default = timed_run(n, batching=False)
+    batching = timed_run(n, batching=True)
+    # Two asset events per partition: ASSET_MATERIALIZATION_PLANNED and ASSET_MATERIALIZATION.
+    print(f"per partition: default={default / n * 1000:.1f}ms batching={batching / n * 1000:.1f}ms")
+    print(f"event_log: default={default:.1f}s batching={batching:.1f}s partitions={n}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""The command line: every subcommand documented, user mistakes reported without a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from eval_pipeline.cli import main
+from eval_pipeline.settings import PROJECT_ROOT
+
+DEMO = PROJECT_ROOT / "data" / "demo"
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "eval_pipeline.cli", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
+
+
+def test_help_lists_every_subcommand_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("demo", "run", "validate", "bot", "warehouse"):
+        assert f"    {command}" in out
+
+
+def test_validate_lists_every_problem_with_file_case_and_field(tmp_path: Path) -> None:
+    golden = json.loads((DEMO / "golden_dataset.json").read_text())
+    golden[13]["reference"][0]["kpi"] = "hse_rate"
+    del golden[2]["question"]
+    golden[5]["id"] = golden[4]["id"]
+    bad = tmp_path / "golden.json"
+    bad.write_text(json.dumps(golden))
+    result = run_cli("validate", "--golden", str(bad), "--database-url", "")
+    assert result.returncode == 1
+    err = result.stderr
+    assert "Traceback" not in err
+    assert f"{bad}: TC_014.reference[0].kpi: unknown KPI 'hse_rate'" in err
+    assert "TC_003" in err and "question" in err
+    assert "duplicate" in err.lower() and golden[4]["id"] in err
+    assert "3 problem(s) found" in err
+
+
+def test_invalid_json_is_reported_with_position(tmp_path: Path) -> None:
+    bad = tmp_path / "bkg.json"
+    bad.write_text('{"name": "x", "tables": [}')
+    result = run_cli("validate", "--bkg", str(bad), "--database-url", "")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert str(bad) in result.stderr and "line 1" in result.stderr
+
+
+def test_bad_setting_names_the_variable_without_traceback() -> None:
+    result = run_cli("validate", env={"EVAL_CONCURRENCY": "lots"})
+    assert result.returncode == 2
+    assert "EVAL_CONCURRENCY" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_unreachable_database_is_a_problem_with_the_password_redacted() -> None:
+    url = "postgresql+psycopg2://user:hunter2@127.0.0.1:1/nowhere"
+    result = run_cli("validate", "--database-url", url)
+    assert result.returncode == 1
+    assert "hunter2" not in result.stderr + result.stdout
+    assert "***" in result.stderr

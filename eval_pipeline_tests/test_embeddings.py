@@ -1,0 +1,113 @@
+"""The local sentence-embedding model: offline, normalised, ordered, cached and thread-safe."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from eval_pipeline.core.embeddings import (
+    EmbeddingCache,
+    EmbeddingError,
+    SentenceEmbedder,
+    cosine_ramp,
+    default_embedder,
+    text_key,
+)
+
+
+@pytest.fixture(scope="module")
+def embedder() -> SentenceEmbedder:
+    return default_embedder()
+
+
+def test_default_embedder_is_one_per_process() -> None:
+    assert default_embedder() is default_embedder()
+
+
+def test_hub_access_is_switched_off() -> None:
+    assert os.environ["HF_HUB_OFFLINE"] == "1"
+    assert os.environ["TRANSFORMERS_OFFLINE"] == "1"
+
+
+def test_rows_are_normalised_and_in_input_order(embedder: SentenceEmbedder) -> None:
+    texts = ["How many books were lent in March?", "The river flooded the valley."]
+    together = embedder.encode(texts)
+    assert together.shape == (2, embedder.dimension)
+    assert together.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
+    for row, text in zip(together, texts, strict=True):
+        np.testing.assert_allclose(row, embedder.encode([text])[0], atol=1e-6)
+
+
+def test_related_texts_are_closer_than_unrelated(embedder: SentenceEmbedder) -> None:
+    question, answer, unrelated = embedder.encode(
+        [
+            "How many books were lent in March?",
+            "842 books were lent in March.",
+            "Our quarterly offsite will feature team-building and a catered lunch.",
+        ]
+    )
+    assert float(question @ answer) > 0.6
+    assert float(question @ unrelated) < 0.2
+
+
+def test_repeated_texts_are_encoded_once(embedder: SentenceEmbedder) -> None:
+    texts = ["cache probe alpha 7d1", "cache probe beta 7d1", "cache probe alpha 7d1"]
+    before = embedder.encoded
+    first = embedder.encode(texts)
+    assert embedder.encoded - before == 2
+    np.testing.assert_array_equal(first[0], first[2])
+    again = embedder.encode(list(reversed(texts)))
+    assert embedder.encoded - before == 2
+    np.testing.assert_array_equal(again, first[::-1])
+
+
+def test_returned_vectors_do_not_alias_the_cache(embedder: SentenceEmbedder) -> None:
+    first = embedder.encode(["aliasing probe 51c"])
+    first[0, :] = 0.0
+    assert np.linalg.norm(embedder.encode(["aliasing probe 51c"])[0]) == pytest.approx(1.0)
+
+
+def test_concurrent_callers_get_the_sequential_answer(embedder: SentenceEmbedder) -> None:
+    texts = [f"concurrency probe number {i} about loans and members" for i in range(24)]
+    sequential = embedder.encode(texts)
+    # A trailing space changes the cache key but not the tokens: every thread really encodes.
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        rows = list(pool.map(lambda t: embedder.encode([t + " "])[0], texts))
+    np.testing.assert_allclose(np.stack(rows), sequential, atol=1e-5)
+
+
+def test_empty_input_gives_an_empty_matrix(embedder: SentenceEmbedder) -> None:
+    assert embedder.encode([]).shape == (0, embedder.dimension)
+
+
+def test_cache_evicts_the_least_recently_used() -> None:
+    cache = EmbeddingCache(max_entries=2)
+    vectors = {text_key(t): np.full(3, i, dtype=np.float32) for i, t in enumerate("abc")}
+    keys = list(vectors)
+    cache.put_many({keys[0]: vectors[keys[0]], keys[1]: vectors[keys[1]]})
+    cache.get_many([keys[0]])
+    cache.put_many({keys[2]: vectors[keys[2]]})
+    assert len(cache) == 2
+    assert set(cache.get_many(keys)) == {keys[0], keys[2]}
+
+
+def test_text_key_is_the_sha256_of_the_text() -> None:
+    assert text_key("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+
+def test_a_missing_model_is_an_embedding_error(tmp_path: Path) -> None:
+    broken = SentenceEmbedder(tmp_path / "no-model-here")
+    with pytest.raises(EmbeddingError, match="cannot load"):
+        broken.encode(["anything"])
+
+
+@pytest.mark.parametrize(
+    ("cosine", "expected"), [(0.1, 0.0), (0.25, 0.0), (0.425, 0.5), (0.6, 1.0), (0.9, 1.0)]
+)
+def test_cosine_ramp_is_clipped_and_linear(cosine: float, expected: float) -> None:
+    assert cosine_ramp(cosine, 0.25, 0.6) == pytest.approx(expected)
