@@ -45,6 +45,15 @@ def _evaluate(
     return 0
 
 
+def demo_slas(ttft_s: float, tokens_per_s: float) -> dict[str, str]:
+    """SLAs scaled to the demo bot's configured speed, so its slow-stream fault is visible.
+
+    A typical demo answer is about 40 tokens; the SLA allows twice its normal duration.
+    """
+    total = 2 * (ttft_s + 40 / tokens_per_s)
+    return {"latency_total_sla_s": f"{total:.3f}", "latency_ttft_sla_s": f"{4 * ttft_s:.3f}"}
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from eval_pipeline.dagster_shell.launch import new_run_key
     from eval_pipeline.demo import warehouse
@@ -67,7 +76,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         tokens_per_s=args.token_rate,
     ) as bot:
         print(f"demo chatbot listening on {bot.url} (fault seed {args.fault_seed})")
-        overrides = {"chatbot_url": bot.url, "chatbot_kind": "sse", "database_url": url}
+        overrides = {
+            "chatbot_url": bot.url,
+            "chatbot_kind": "sse",
+            "database_url": url,
+            **demo_slas(args.ttft, args.token_rate),
+        }
         return _evaluate(settings, args.run_key or new_run_key("demo"), overrides, args.cases)
 
 

@@ -245,7 +245,7 @@ def bkg_dimension(
             f"{RETRIEVAL_WEIGHT} over top-{top_k} tables ({tables})"
         )
     if heuristic_details["neutral"]:
-        problems.append("no SQL and no BKG vocabulary: heuristic neutral")
+        problems.append("nothing schema-like to check: heuristic neutral")
     return DimensionResult(
         name="bkg",
         state="scored",

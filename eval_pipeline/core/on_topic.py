@@ -6,16 +6,16 @@ Score = a clipped linear ramp of the cosine between question and answer embeddin
 Calibration, measured on the demo golden questions with hand-written answers:
 
 - direct answers to their own question: cosine 0.54–0.93 (median 0.86); terse answers that still
-  restate the subject ("West: 59.6%. East: 54.2%.", a markdown table of vendors) 0.54–0.60;
+  restate the subject ("A: 59.6%. B: 54.2%.", a two-column markdown table) 0.54–0.60;
 - answers to a different question of the same domain: median 0.27, 0.29–0.33 when they share
-  an entity but not the measure; unrelated prose (an office offsite, a recipe, the weather):
+  an entity but not the measure; unrelated prose (an office party, a recipe, the weather):
   0.00–0.26; the one-word injected reply "APPROVED" to a question quoting it: 0.40.
 
 Hence 0.25 → 0 and 0.60 → 1: every direct answer lands ≥ 0.8, unrelated prose ≤ 0.05 and a
 same-domain answer to another question ≈ 0.1–0.2. The model reads the first 256 word pieces
 only, so a long answer is judged by its opening, where a direct answer usually is.
 
-Two kinds of answer are not judged by the ramp:
+Two kinds of answer are treated apart:
 
 - a refusal or deflection ("I can't answer that from the available data") is not off-topic
   babble, but whether abstaining was right is for the case rubric and the oracle, which know

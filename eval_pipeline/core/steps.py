@@ -12,9 +12,11 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from eval_pipeline.core.adapters.base import ChatbotAdapter
+from eval_pipeline.core.bkg_grounding import bkg_dimension
 from eval_pipeline.core.bkg_runtime import BKGRuntime
 from eval_pipeline.core.claims import extract_claims
 from eval_pipeline.core.db import Database
+from eval_pipeline.core.embeddings import default_embedder
 from eval_pipeline.core.latency import LatencySLA, latency_dimension
 from eval_pipeline.core.models import (
     BKG,
@@ -24,6 +26,7 @@ from eval_pipeline.core.models import (
     GoldenCase,
     OracleResult,
 )
+from eval_pipeline.core.on_topic import on_topic_dimension
 from eval_pipeline.core.oracle import oracle_dimension, verify_claims
 from eval_pipeline.core.safety import find_pii, safety_dimension
 from eval_pipeline.core.sql_check import sql_dimension
@@ -31,8 +34,6 @@ from eval_pipeline.core.sql_check import sql_dimension
 K = TypeVar("K")
 V = TypeVar("V")
 R = TypeVar("R")
-
-JUDGED_DIMENSIONS = ("content_quality", "on_topic", "bkg")
 
 
 def map_concurrently(fn: Callable[[V], R], items: Mapping[K, V], concurrency: int) -> dict[K, R]:
@@ -92,7 +93,7 @@ def score(
     sla: LatencySLA,
     live_catalog: Mapping[str, Sequence[str]] | None,
 ) -> dict[str, DimensionResult]:
-    """Every dimension of one case; dimensions without a configured judge are ``skipped``."""
+    """Every dimension of one case; without an LLM judge, on_topic and bkg use embeddings."""
     if oracle.error:
         oracle_dim = DimensionResult(
             name="oracle", state="error", method="deterministic", reason=oracle.error
@@ -106,7 +107,19 @@ def score(
         "sql": sql_dimension(payload, bkg, live_catalog),
         "safety": safety_dimension(case.question, payload.answer),
         "latency": latency_dimension(payload, sla),
+        "content_quality": _skipped("content_quality", "no LLM judge configured"),
     }
-    for name in JUDGED_DIMENSIONS:
-        dims[name] = _skipped(name, "no LLM judge configured")
+    if payload.status == "error":
+        for name in ("on_topic", "bkg"):
+            dims[name] = DimensionResult(
+                name=name, state="error", method="embedding", reason="no complete answer to judge"
+            )
+    else:
+        dims["on_topic"] = on_topic_dimension(case.question, payload.answer)
+        dims["bkg"] = bkg_dimension(case.question, payload.answer, payload.sql_statements, bkg)
     return dims
+
+
+def warm_embeddings(texts: Sequence[str]) -> None:
+    """Encode a whole batch at once; per-case scoring then hits the embedding cache."""
+    default_embedder().encode([t for t in texts if t])

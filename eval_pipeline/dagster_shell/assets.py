@@ -37,7 +37,14 @@ from eval_pipeline.core.models import (
     OracleResult,
 )
 from eval_pipeline.core.report import render_report
-from eval_pipeline.core.steps import ask, extract, map_concurrently, score, verify
+from eval_pipeline.core.steps import (
+    ask,
+    extract,
+    map_concurrently,
+    score,
+    verify,
+    warm_embeddings,
+)
 from eval_pipeline.dagster_shell.io_manager import Batch
 from eval_pipeline.dagster_shell.partitions import BY_CASE, BY_RUN, CASES, RUN_CASE, RUNS, split_key
 from eval_pipeline.dagster_shell.resources import EvalEnvironment
@@ -264,7 +271,15 @@ def judge_scores(
     env = environment.env
     out: Batch = {}
     states: dict[str, Counter[str]] = {}
-    for key in _keys(context):
+    keys = _keys(context)
+    warm_embeddings(
+        [
+            t
+            for k in keys
+            for t in (chatbot_responses[k]["question"], chatbot_responses[k]["answer"])
+        ]
+    )
+    for key in keys:
         case = _case(golden_cases, key[1])
         payload = ChatPayload.model_validate(chatbot_responses[key])
         if case is None:
