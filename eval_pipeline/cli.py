@@ -11,7 +11,7 @@ from typing import Any
 
 from eval_pipeline.core.db import redact_url
 from eval_pipeline.core.problems import InputError
-from eval_pipeline.settings import Settings, load_settings
+from eval_pipeline.settings import load_settings
 
 
 def _print_summary(summary: dict[str, Any]) -> None:
@@ -34,12 +34,12 @@ def _print_summary(summary: dict[str, Any]) -> None:
     print(f"report: {summary['report_path']}")
 
 
-def _evaluate(
-    settings: Settings, run_key: str, overrides: dict[str, str], cases: Sequence[str] | None
-) -> int:
+def _evaluate(run_key: str, overrides: dict[str, str], args: argparse.Namespace) -> int:
     from eval_pipeline.dagster_shell.launch import evaluate, summary_path
 
-    summary = evaluate(run_key, overrides=overrides, case_ids=cases)
+    if args.refresh:
+        overrides = {**overrides, "refresh": "true"}
+    summary = evaluate(run_key, overrides=overrides, case_ids=args.cases)
     _print_summary(summary)
     print(summary_path(summary))
     return 0
@@ -82,14 +82,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
             "database_url": url,
             **demo_slas(args.ttft, args.token_rate),
         }
-        return _evaluate(settings, args.run_key or new_run_key("demo"), overrides, args.cases)
+        return _evaluate(args.run_key or new_run_key("demo"), overrides, args)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from eval_pipeline.dagster_shell.launch import new_run_key
 
-    settings = load_settings()
-    return _evaluate(settings, args.run_key or new_run_key("manual"), {}, args.cases)
+    load_settings()
+    return _evaluate(args.run_key or new_run_key("manual"), {}, args)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -158,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--fresh-warehouse", action="store_true", help="regenerate the demo warehouse"
     )
+    demo.add_argument("--refresh", action="store_true", help="re-ask even reusable answers")
     _bot_options(demo)
     demo.set_defaults(func=cmd_demo)
 
@@ -166,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--run-key", help="run partition key (default: <UTC time>-manual)")
     run.add_argument("--cases", nargs="+", metavar="ID", help="only these case ids")
+    run.add_argument("--refresh", action="store_true", help="re-ask even reusable answers")
     run.set_defaults(func=cmd_run)
 
     validate = sub.add_parser(

@@ -75,6 +75,9 @@ class Settings(BaseSettings):
     chatbot_total_timeout_s: float = Field(default=120.0, gt=0)
     chatbot_retries: int = Field(default=2, ge=0, le=10)
     concurrency: int = Field(default=8, ge=1, le=256)
+    refresh: bool = Field(
+        default=False, description="Re-ask the chatbot even when a stored answer is reusable."
+    )
 
     pass_threshold: float = Field(default=0.60, ge=0, le=1)
     oracle_gate: float = Field(

@@ -110,3 +110,71 @@ def test_a_case_subset_and_rerun_append_history(tmp_path: Path) -> None:
     store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
     assert len(store.history("chatbot_responses", "r2", "TC_002")) == 2
     assert len(store.history("chatbot_responses", "r2", "TC_004")) == 1
+
+
+def test_rerunning_a_finished_run_makes_no_call_and_reuses_every_case(tmp_path: Path) -> None:
+    from eval_pipeline_tests import tiny_chatbot
+
+    overrides = tiny_overrides(tmp_path, "honest")
+    tiny_chatbot.ASKED.clear()
+    with instance_for_test() as instance:
+        first = evaluate("r3", overrides=overrides, instance=instance)
+        assert first["calls"]["chatbot"] == 5 and sum(tiny_chatbot.ASKED.values()) == 5
+        assert first["calls"]["reference"] >= 5
+        assert not any(c["reused"] for c in first["cases"])
+        again = evaluate("r3", overrides=overrides, instance=instance)
+    assert sum(tiny_chatbot.ASKED.values()) == 5, "a finished run must not ask the chatbot again"
+    assert again["calls"] == {"chatbot": 0, "judge": 0, "reference": 0}
+    assert all(c["reused"] for c in again["cases"])
+    assert [c["overall"] for c in again["cases"]] == [c["overall"] for c in first["cases"]]
+
+
+def test_a_new_judge_version_rescores_without_asking_the_chatbot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from eval_pipeline.core.results_store import ResultsStore
+    from eval_pipeline.versions import STAGE_VERSIONS
+    from eval_pipeline_tests import tiny_chatbot
+
+    overrides = tiny_overrides(tmp_path, "honest")
+    tiny_chatbot.ASKED.clear()
+    with instance_for_test() as instance:
+        evaluate("r4", overrides=overrides, instance=instance)
+        monkeypatch.setitem(STAGE_VERSIONS, "judge_scores", "2-test")
+        again = evaluate("r4", overrides=overrides, instance=instance)
+    assert sum(tiny_chatbot.ASKED.values()) == 5
+    assert again["calls"]["chatbot"] == 0 and again["calls"]["reference"] == 0
+    store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
+    judged = store.latest_rows("judge_scores", "r4")
+    answered = store.latest_rows("chatbot_responses", "r4")
+    assert len(judged) == 5 and not any(row.reused for row in judged.values())
+    assert all(row.reused for row in answered.values())
+    assert not any(c["reused"] for c in again["cases"])
+
+
+def test_a_table_changed_between_answer_and_check_is_stale_and_requeued(tmp_path: Path) -> None:
+    from eval_pipeline.core.results_store import ResultsStore
+    from eval_pipeline_tests import tiny_chatbot
+
+    overrides = tiny_overrides(tmp_path, "refresh_during_first_answer")
+    overrides["concurrency"] = "1"
+    tiny_chatbot.ASKED.clear()
+    with instance_for_test() as instance:
+        summary = evaluate("r5", overrides=overrides, instance=instance)
+    store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
+    stale_first = {
+        case_id
+        for case_id in (f"TC_00{i}" for i in range(1, 6))
+        if store.history("oracle_verdicts", "r5", case_id)[0].get("stale_tables")
+    }
+    # every tiny case reads the orders table, which changed while the first batch was answered
+    assert stale_first == {f"TC_00{i}" for i in range(1, 6)}
+    for case_id in stale_first:
+        history = store.history("oracle_verdicts", "r5", case_id)
+        assert len(history) == 2, "a stale case is re-queued once"
+        assert all(v["verdict"] == "stale" for v in history[0]["verdicts"])
+        assert not history[1]["stale_tables"]
+    assert all(n == 2 for n in tiny_chatbot.ASKED.values()), tiny_chatbot.ASKED
+    assert summary["verdict_counts"]["stale"] == 0
+    assert summary["verdict_counts"]["contradicted"] == 0
+    assert summary["cases_passed"] == 5

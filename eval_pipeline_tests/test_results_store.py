@@ -41,3 +41,23 @@ def test_large_batch_is_written_in_chunks(tmp_path: Path) -> None:
 @pytest.mark.postgres
 def test_postgres_store(pg_schema_url: str) -> None:
     exercise(ResultsStore(pg_schema_url))
+
+
+def test_latest_rows_carry_provenance_and_calls_are_summed_per_run(tmp_path: Path) -> None:
+    store = ResultsStore(f"sqlite:///{tmp_path / 'r.db'}")
+    store.append(
+        "a",
+        [StoredRecord("r", "c1", {"v": 1}, "h", input_fingerprint="fp1", reused=False)],
+        "dr-1",
+    )
+    store.append(
+        "a", [StoredRecord("r", "c1", {"v": 1}, "h", input_fingerprint="fp1", reused=True)], "dr-2"
+    )
+    row = store.latest_rows("a", "r")["c1"]
+    assert (row.input_fingerprint, row.dagster_run_id, row.reused) == ("fp1", "dr-2", True)
+    store.record_calls("dr-1", "a", {"chatbot": 3, "reference": 2})
+    store.record_calls("dr-2", "a", {"chatbot": 0})
+    store.record_calls("dr-2", "b", {"judge": 4})
+    assert store.calls_for(["dr-2"]) == {"chatbot": 0, "judge": 4, "reference": 0}
+    assert store.calls_for(["dr-1", "dr-2"]) == {"chatbot": 3, "judge": 4, "reference": 2}
+    assert store.calls_for([]) == {"chatbot": 0, "judge": 0, "reference": 0}

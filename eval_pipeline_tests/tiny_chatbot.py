@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import threading
+from collections import Counter
 from collections.abc import Callable
 
 import sqlalchemy as sa
@@ -11,10 +13,23 @@ from eval_pipeline.demo import tiny
 
 Chat = Callable[[str, str], str]
 
+ASKED: Counter[str] = Counter()
+_LOCK = threading.Lock()
+
+
+def _count(question: str) -> None:
+    with _LOCK:
+        ASKED[question] += 1
+
 
 def honest(warehouse_url: str) -> Chat:
     engine = sa.create_engine(warehouse_url)
-    return lambda question, context: tiny.answer(question, engine)
+
+    def chat(question: str, context: str) -> str:
+        _count(question)
+        return tiny.answer(question, engine)
+
+    return chat
 
 
 def _inflate(match: re.Match[str]) -> str:
@@ -31,6 +46,23 @@ def inflated_units(warehouse_url: str) -> Chat:
         text = tiny.answer(question, engine)
         if "units of" in text:
             return re.sub(r"\d[\d,]*(?:\.\d+)?", _inflate, text, count=1)
+        return text
+
+    return chat
+
+
+def refresh_during_first_answer(warehouse_url: str) -> Chat:
+    """Honest, but the warehouse refreshes the orders table while the first batch is answered."""
+    engine = sa.create_engine(warehouse_url)
+
+    def chat(question: str, context: str) -> str:
+        _count(question)
+        text = tiny.answer(question, engine)
+        with _LOCK:
+            first = sum(ASKED.values()) == 1
+        if first:
+            with engine.begin() as conn:
+                conn.execute(sa.text("UPDATE orders SET updated_at = '2030-01-01 00:00:00'"))
         return text
 
     return chat

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from eval_pipeline.core.models import Claim, ClaimContract
-from eval_pipeline.core.numbers import ParsedNumber, scan_numbers
+from eval_pipeline.core.numbers import ParsedNumber, parse_word_number, scan_numbers, written_precision
 
 _MONTHS = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
@@ -38,13 +38,15 @@ _NOT_CLAIMS = re.compile(
         )
     )
 )
+_SMALL_WORDS = r"(?i:two|three|four|five|six|seven|eight|nine|ten)"
 _QUALIFIERS = re.compile(
     "|".join(
         (
             r"\b(?i:last|past|next|previous|prior|trailing|rolling|first)\s+\d+\s+"
             r"(?i:days?|weeks?|months?|quarters?|years?)\b",  # period qualifiers
             r"\b\d+-(?i:day|week|month|quarter|year)s?\b",  # "30-day"
-            r"\b(?i:top|bottom)\s+\d+\b",  # ranking qualifiers
+            rf"\b(?i:top|bottom)\s+(?:\d+|{_SMALL_WORDS})\b",  # ranking qualifiers
+            r"\b(?i:week|wk|quarter|period|month)\s+\d{1,2}\b",  # "week 12"
         )
     )
 )
@@ -91,70 +93,3 @@ def _overlaps(span: tuple[int, int], others: Iterable[tuple[int, int]]) -> bool:
     return any(span[0] < end and start < span[1] for start, end in others)
 
 
-_YEAR_BEFORE = re.compile(
-    r"\b(?i:in|since|during|of|for|from|to|until|till|by|before|after|through|between|and|"
-    r"year|fiscal|early|mid|late|end\s+of|start\s+of)\s+$"
-)
-_COUNTED_AFTER = re.compile(r"\s+(?!(?i:was|were|is|has|had|saw|will|did)\b)[A-Za-z]")
-
-
-def _is_year(number: ParsedNumber, text: str) -> bool:
-    """A plain 4-digit number from 1900 to 2100 is a year unless it counts something that
-    follows it ("2000 sites are completed") and no date preposition comes before it."""
-    if not (
-        number.core.isdigit()
-        and len(number.core) == 4
-        and 1900 <= number.value <= 2100
-        and number.unit == "count"
-        and not (number.scaled or number.hedged or number.bound)
-    ):
-        return False
-    if _YEAR_BEFORE.search(text[: number.numeral_start]):
-        return True
-    return _COUNTED_AFTER.match(text, number.numeral_end) is None
-
-
-def _is_pronoun_one(number: ParsedNumber) -> bool:
-    """'one of the…', 'the one with…': a bare "one" is almost never a stated figure."""
-    return number.in_words and number.core.lower() == "one" and number.unit == "count"
-
-
-def _numbers_mentioned(
-    text: str, masked: Sequence[tuple[int, int]], *, qualifiers: bool = True
-) -> list[ParsedNumber]:
-    masks = [*masked, *non_claim_spans(text, qualifiers=qualifiers)]
-    return [
-        n
-        for n in scan_numbers(text)
-        if not _overlaps((n.numeral_start, n.numeral_end), masks)
-        and not _is_year(n, text)
-        and not _is_pronoun_one(n)
-    ]
-
-
-def extract_claims(
-    case_id: str,
-    question: str,
-    answer: str,
-    *,
-    masked_spans: Sequence[tuple[int, int]] = (),
-) -> ClaimContract:
-    """Every numeric claim of ``answer``; ``masked_spans`` are spans the caller knows are not
-    claims (PII found by the safety detector, for instance)."""
-    echoed = {round(n.value, 9) for n in _numbers_mentioned(question, (), qualifiers=False)}
-    mentioned = _numbers_mentioned(answer, masked_spans)
-    numbers = [n for n in mentioned if round(n.value, 9) not in echoed]
-    claims = [
-        Claim(
-            id=f"C{i}",
-            text=answer[n.start : n.end],
-            span=(n.start, n.end),
-            value=n.value,
-            unit=n.unit,
-            precision=n.precision,
-            hedged=n.hedged,
-            bound=n.bound,
-        )
-        for i, n in enumerate(numbers, start=1)
-    ]
-    return ClaimContract(case_id=case_id, claims=claims, method="deterministic")

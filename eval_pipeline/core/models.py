@@ -193,6 +193,10 @@ class ChatPayload(_Model):
     transport: str = ""
     attempts: int = 1
     started_at: str = ""
+    data_fingerprints: dict[str, str] = Field(
+        default_factory=dict,
+        description="Fingerprint of each table the case depends on, taken when it was asked.",
+    )
 
     @property
     def sql_statements(self) -> list[str]:
@@ -214,6 +218,8 @@ class Claim(_Model):
     kind: Literal["numeric", "ranking", "comparison", "existence", "other"] = "numeric"
     source: Literal["deterministic", "llm"] = "deterministic"
     bound: Literal["at_least", "at_most"] | None = None
+    direction: Literal["up", "down", "highest", "lowest"] | None = None
+    """A change claim's stated direction; the end of the ordering a ranking claim counts from."""
 
 
 class Evidence(_Model):
@@ -255,6 +261,7 @@ class OracleResult(_Model):
     verdicts: list[Verdict] = Field(default_factory=list)
     references: list[ReferenceValue] = Field(default_factory=list)
     error: str | None = None
+    stale_tables: list[str] = Field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         out = {"supported": 0, "contradicted": 0, "unverifiable": 0, "stale": 0}

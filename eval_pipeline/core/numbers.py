@@ -56,7 +56,7 @@ _WORDS = rf"\b(?i:{_UNDER_100}(?:\s+hundred\b(?:\s+(?:and\s+)?{_UNDER_100})?)?)"
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 
 NUMERAL = re.compile(
-    rf"(?P<currency>[$€£¥]\s?)?(?:(?P<digits>{_DIGITS})|(?P<words>{_WORDS}))"
+    rf"(?P<currency>[$€£¥]\s?|\b(?:USD|EUR|GBP|US\$)\s?)?(?:(?P<digits>{_DIGITS})|(?P<words>{_WORDS}))"
     r"(?:(?P<suffix>[kKMB]|\s?(?:bn|mn))(?![A-Za-z0-9])"
     r"|\s+(?P<scale>(?i:thousand|million|billion|trillion))\b)?"
 )
@@ -104,6 +104,8 @@ class ParsedNumber:
     bound: Bound | None
     in_words: bool
     scaled: bool
+    factor: float = 1.0
+    """What the written numeral was multiplied by (scale word, suffix, unit such as weeks)."""
 
 
 def parse_word_number(text: str) -> int | None:
@@ -160,7 +162,13 @@ def _is_bounded(text: str, start: int, end: int) -> bool:
     return not (before.isalnum() or before in "_.") and not (after.isalnum() or after == "_")
 
 
+_MINUS_WORD = re.compile(r"\b(?i:minus|negative)\s+$")
+
+
 def _signed_start(text: str, start: int) -> tuple[int, float]:
+    word = _MINUS_WORD.search(text[:start])
+    if word:
+        return word.start(), -1.0
     if start >= 1 and text[start - 1] in "-−+":
         before = text[start - 2] if start >= 2 else " "
         if not (before.isalnum() or before in "_-.,"):
@@ -208,6 +216,7 @@ def scan_numbers(text: str) -> list[ParsedNumber]:
                 bound=bound,
                 in_words=in_words,
                 scaled=multiplier != 1.0,
+                factor=multiplier * unit_factor,
             )
         )
     return found

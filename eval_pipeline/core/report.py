@@ -1,11 +1,29 @@
-"""Self-contained HTML report: one file, no network, every value escaped by jinja2."""
+"""Self-contained HTML report: one file, no network, every value from the chatbot escaped.
+
+The summary, the charts and the filters are rendered by jinja2 with autoescape on. The cases travel
+as one JSON blob (``|tojson`` escapes ``<``, ``>``, ``&`` and ``'``) and a small script pages
+through them, so a run of 10,000 cases costs 100 table rows in the DOM, not 10,000; the script
+writes data only through ``textContent``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+
+from eval_pipeline.core.charts import Series, histogram, line_chart
+from eval_pipeline.core.models import DIMENSIONS
+
+Details = Mapping[str, Mapping[str, Mapping[str, Any]]]
+
+PAGE_SIZE = 100
+VALUE_CHARS = 2000
 
 _ENV = Environment(
     loader=PackageLoader("eval_pipeline", "templates"),
@@ -13,6 +31,7 @@ _ENV = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+_ENV.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "default": str}
 
 
 def _fmt(value: Any, digits: int = 2) -> str:
@@ -23,30 +42,284 @@ def _fmt(value: Any, digits: int = 2) -> str:
     return str(value)
 
 
+def _pct(value: Any) -> str:
+    return "—" if value is None else f"{value * 100:.1f}%"
+
+
 _ENV.filters["fmt"] = _fmt
+_ENV.filters["pct"] = _pct
 
 
-def case_details(
-    case_id: str, details: Mapping[str, Mapping[str, Mapping[str, Any]]]
-) -> dict[str, Any]:
-    """Join a case's response, claims and verdicts so the template can show claim → evidence."""
+def _clip(value: Any) -> str:
+    """A stored value as display text, clipped so one huge reference table cannot bloat the file."""
+    text = value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= VALUE_CHARS else text[:VALUE_CHARS] + f"… ({len(text)} chars)"
+
+
+def _params(params: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in params.items())
+
+
+def _evidence(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": e.get("kind", ""),
+            "source": e.get("source", ""),
+            "params": _params(e.get("params") or {}),
+            "label": e.get("label"),
+            "value": _clip(e.get("value")),
+            "sql": e.get("sql"),
+        }
+        for e in items
+    ]
+
+
+def case_details(case_id: str, details: Details) -> dict[str, Any]:
+    """Join a case's response, claim contract and verdicts into what its drill-down shows.
+
+    A verdict whose claim is missing from the contract is still listed, so a claim that vanished
+    between the two oracle passes stays visible.
+    """
     response = details.get("chatbot_responses", {}).get(case_id, {})
     claims = details.get("extracted_claims", {}).get(case_id, {}).get("claims", [])
     oracle = details.get("oracle_verdicts", {}).get(case_id, {})
     verdicts = {v["claim_id"]: v for v in oracle.get("verdicts", [])}
+    claim_ids = {c["id"] for c in claims}
+    contract = [
+        {"id": c["id"], "text": c.get("text", ""), "verdict": verdicts.get(c["id"])} for c in claims
+    ] + [
+        {"id": cid, "text": "(not in the claim contract)", "verdict": v}
+        for cid, v in verdicts.items()
+        if cid not in claim_ids
+    ]
     return {
-        "response": response,
-        "claims": [{**c, "verdict": verdicts.get(c["id"])} for c in claims],
-        "references": oracle.get("references", []),
+        "question": response.get("question", ""),
+        "answer": response.get("answer", ""),
+        "response_status": response.get("status", "ok" if response else "missing"),
+        "errors": list(response.get("errors", [])),
+        "latency_s": response.get("latency_s"),
+        "ttft_s": response.get("ttft_s"),
+        "tokens_per_s": response.get("tokens_per_s"),
+        "max_chunk_gap_s": response.get("max_chunk_gap_s"),
+        "chunk_count": response.get("chunk_count"),
+        "attempts": response.get("attempts"),
+        "transport": response.get("transport", ""),
+        "sql": [c["sql"] for c in response.get("tool_calls", []) if c.get("sql")],
+        "claims": [
+            {
+                "id": c["id"],
+                "text": c["text"],
+                "verdict": c["verdict"]["verdict"] if c["verdict"] else None,
+                "reason": c["verdict"].get("reason", "") if c["verdict"] else "",
+                "evidence": _evidence(c["verdict"].get("evidence", [])) if c["verdict"] else [],
+            }
+            for c in contract
+        ],
+        "references": [
+            {
+                "target": _reference_target(r.get("reference", {})),
+                "params": _params(r.get("reference", {}).get("params") or {}),
+                "label": r.get("reference", {}).get("label"),
+                "sql": r.get("reference", {}).get("sql"),
+                "value": None if r.get("error") else _clip(r.get("value")),
+                "error": r.get("error"),
+            }
+            for r in oracle.get("references", [])
+        ],
         "oracle_error": oracle.get("error"),
     }
 
 
+def _reference_target(reference: Mapping[str, Any]) -> str:
+    for kind in ("kpi", "decision", "core_node"):
+        if reference.get(kind):
+            return f"{kind} {reference[kind]}"
+    return "sql"
+
+
+def case_issues(case: Mapping[str, Any]) -> dict[str, str]:
+    """Dimension → ``fail`` (failed a gate), ``error`` or ``warn`` (warning), worst first.
+
+    Gate failures and warnings are reasons prefixed by the dimension name (see aggregate.py).
+    """
+    dims = case.get("dimensions", {})
+    issues = {name: "error" for name, dim in dims.items() if dim.get("state") == "error"}
+    for reason in case.get("warnings", []):
+        issues.setdefault(reason.split(":", 1)[0], "warn")
+    for reason in case.get("gate_failures", []):
+        issues[reason.split(":", 1)[0]] = "fail"
+    return {name: kind for name, kind in issues.items() if name in dims}
+
+
+def _status(case: Mapping[str, Any]) -> str:
+    if case.get("state") == "error":
+        return "error"
+    return "pass" if case.get("passed") else "fail"
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+def _timing_chart(values: Sequence[float], title: str, colour: str) -> dict[str, Any]:
+    caption = (
+        f"p50 {_percentile(values, 0.5):.2f} s · p95 {_percentile(values, 0.95):.2f} s · "
+        f"max {max(values):.2f} s · n={len(values)}"
+        if values
+        else "no timings recorded"
+    )
+    return {
+        "svg": histogram(values, title=title, x_label="seconds", colour=colour),
+        "caption": caption,
+    }
+
+
+def _dimension_order(cases: Sequence[Mapping[str, Any]]) -> list[str]:
+    seen = {d for c in cases for d in c.get("dimensions", {})}
+    return [d for d in DIMENSIONS if d in seen] + sorted(seen - set(DIMENSIONS))
+
+
+def _dimension_charts(summary: Mapping[str, Any], dimensions: Sequence[str]) -> list[dict[str, Any]]:
+    charts = []
+    for name in dimensions:
+        scores = [
+            c["dimensions"][name]["score"]
+            for c in summary["cases"]
+            if name in c["dimensions"]
+            and c["dimensions"][name]["state"] == "scored"
+            and c["dimensions"][name]["score"] is not None
+        ]
+        states = summary.get("dimension_states", {}).get(name, {})
+        charts.append(
+            {
+                "name": name,
+                "svg": histogram(scores, title=name, x_label="score", lo=0.0, hi=1.0),
+                "mean": summary.get("dimension_means", {}).get(name),
+                "states": {s: states.get(s, 0) for s in ("scored", "skipped", "error")},
+            }
+        )
+    return charts
+
+
+def _trend_chart(summary: Mapping[str, Any], history: Sequence[Mapping[str, Any]]) -> Markup:
+    runs = [*history, summary]
+    return line_chart(
+        [str(r.get("run_key", "")) for r in runs],
+        [
+            Series("pass rate", [r.get("pass_rate") for r in runs], "#1a7f37"),
+            Series("mean overall", [r.get("mean_overall") for r in runs], "#4f6bed"),
+        ],
+        title="Trend across runs",
+        x_label=f"run (oldest → newest, {len(runs)} runs)",
+        y_label="rate / score",
+    )
+
+
+def _cost(cost: Any) -> dict[str, Any]:
+    """Cost as a headline figure plus detail lines; a bare number is taken to be USD."""
+    if cost is None:
+        return {"main": "—", "lines": []}
+    if isinstance(cost, int | float):
+        return {"main": f"${cost:,.4f}", "lines": []}
+    if isinstance(cost, Mapping):
+        main_key = next((k for k in ("usd", "total_usd", "total") if k in cost), None)
+        main = f"${cost[main_key]:,.4f}" if main_key is not None else "—"
+        return {"main": main, "lines": [f"{k}: {v}" for k, v in cost.items() if k != main_key]}
+    return {"main": str(cost), "lines": []}
+
+
+def _case_marks(comparison: Mapping[str, Any] | None) -> dict[str, str]:
+    if not comparison:
+        return {}
+    marks = {r["case_id"]: "improved" for r in comparison.get("improvements", [])}
+    marks.update({r["case_id"]: "regressed" for r in comparison.get("regressions", [])})
+    return marks
+
+
+def _change_rows(items: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
+    return [
+        {
+            "case_id": str(item["case_id"]),
+            "detail": ", ".join(
+                f"{k}={_fmt(v)}" for k, v in item.items() if k != "case_id" and v is not None
+            ),
+        }
+        for item in items
+    ]
+
+
+def _comparison_view(comparison: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if comparison is None:
+        return None
+    ci = comparison.get("overall_ci") or [None, None, None]
+    return {
+        "significant": bool(comparison.get("significant_regression")),
+        "p": comparison.get("mcnemar_p"),
+        "delta": ci[0],
+        "lo": ci[1],
+        "hi": ci[2],
+        "baseline": comparison.get("baseline_run_key"),
+        "regressions": _change_rows(comparison.get("regressions", [])),
+        "improvements": _change_rows(comparison.get("improvements", [])),
+    }
+
+
+def _case_rows(
+    summary: Mapping[str, Any], details: Details, marks: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    rows = []
+    for case in summary["cases"]:
+        detail = case_details(case["case_id"], details)
+        rows.append(
+            {
+                "id": case["case_id"],
+                "status": _status(case),
+                "overall": case.get("overall"),
+                "profile": case.get("profile"),
+                "tags": case.get("tags", []),
+                "q": detail["question"],
+                "dims": case.get("dimensions", {}),
+                "issues": case_issues(case),
+                "vc": case.get("verdict_counts", {}),
+                "gates": case.get("gate_failures", []),
+                "warnings": case.get("warnings", []),
+                "mark": marks.get(case["case_id"]),
+                "detail": detail,
+            }
+        )
+    return rows
+
+
 def render_report(
-    summary: Mapping[str, Any], details: Mapping[str, Mapping[str, Mapping[str, Any]]]
+    summary: Mapping[str, Any],
+    details: Details,
+    *,
+    history: Sequence[Mapping[str, Any]] | None = None,
+    comparison: Mapping[str, Any] | None = None,
 ) -> str:
-    cases = [{**c, "detail": case_details(c["case_id"], details)} for c in summary["cases"]]
-    dimensions = sorted({d for c in summary["cases"] for d in c["dimensions"]})
+    """The report of one run; ``history`` is earlier run summaries (oldest first), ``comparison``
+    the paired comparison against the baseline run, each shown only when given."""
+    dimensions = _dimension_order(summary["cases"])
+    responses = details.get("chatbot_responses", {})
+    latencies = [r["latency_s"] for r in responses.values() if r.get("latency_s") is not None]
+    ttfts = [r["ttft_s"] for r in responses.values() if r.get("ttft_s") is not None]
+    tags = Counter(t for c in summary["cases"] for t in c.get("tags", []))
     return _ENV.get_template("report.html").render(
-        summary=summary, cases=cases, dimensions=dimensions
+        summary=summary,
+        dimensions=dimensions,
+        dimension_charts=_dimension_charts(summary, dimensions),
+        latency_chart=_timing_chart(latencies, "Latency", "#8250df"),
+        ttft_chart=_timing_chart(ttfts, "Time to first token", "#bf3989"),
+        trend_chart=_trend_chart(summary, history) if history else None,
+        history_runs=len(history or ()),
+        cost=_cost(summary.get("cost")),
+        comparison=_comparison_view(comparison),
+        tags=sorted(tags.items()),
+        page_size=PAGE_SIZE,
+        data={
+            "dimensions": dimensions,
+            "page_size": PAGE_SIZE,
+            "cases": _case_rows(summary, details, _case_marks(comparison)),
+        },
     )

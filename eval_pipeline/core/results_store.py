@@ -29,9 +29,26 @@ RECORDS = sa.Table(
     sa.Column("created_at", sa.String(32), nullable=False),
     sa.Column("dagster_run_id", sa.String(64), nullable=False),
     sa.Column("content_hash", sa.String(64), nullable=False),
+    sa.Column("input_fingerprint", sa.String(64), nullable=False, server_default=""),
+    sa.Column("reused", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("payload", sa.Text, nullable=False),
     sa.Index("ix_records_lookup", "asset", "run_key", "case_id", "id"),
 )
+
+STEP_CALLS = sa.Table(
+    "step_calls",
+    _METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("dagster_run_id", sa.String(64), nullable=False),
+    sa.Column("asset", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.String(32), nullable=False),
+    sa.Column("chatbot", sa.Integer, nullable=False),
+    sa.Column("judge", sa.Integer, nullable=False),
+    sa.Column("reference", sa.Integer, nullable=False),
+    sa.Index("ix_step_calls_run", "dagster_run_id"),
+)
+
+CALL_KINDS = ("chatbot", "judge", "reference")
 
 _BATCH = 500
 
@@ -42,6 +59,16 @@ class StoredRecord:
     case_id: str
     payload: Mapping[str, Any]
     content_hash: str
+    input_fingerprint: str = ""
+    reused: bool = False
+
+
+@dataclass(frozen=True)
+class LatestRow:
+    payload: dict[str, Any]
+    input_fingerprint: str
+    dagster_run_id: str
+    reused: bool
 
 
 def _now() -> str:
@@ -84,6 +111,8 @@ class ResultsStore:
                             "created_at": created,
                             "dagster_run_id": dagster_run_id,
                             "content_hash": r.content_hash,
+                            "input_fingerprint": r.input_fingerprint,
+                            "reused": r.reused,
                             "payload": json.dumps(r.payload, default=str, sort_keys=True),
                         }
                         for r in chunk
@@ -96,22 +125,58 @@ class ResultsStore:
         self, asset: str, run_key: str, case_ids: Iterable[str] | None = None
     ) -> dict[str, dict[str, Any]]:
         """Newest payload per case of one run (all cases when ``case_ids`` is None)."""
+        return {c: row.payload for c, row in self.latest_rows(asset, run_key, case_ids).items()}
+
+    def latest_rows(
+        self, asset: str, run_key: str, case_ids: Iterable[str] | None = None
+    ) -> dict[str, LatestRow]:
+        """Newest row per case with its provenance: input fingerprint, Dagster run, reuse."""
         newest = (
             sa.select(RECORDS.c.case_id, sa.func.max(RECORDS.c.id).label("id"))
             .where(RECORDS.c.asset == asset, RECORDS.c.run_key == run_key)
             .group_by(RECORDS.c.case_id)
             .subquery()
         )
-        query = sa.select(RECORDS.c.case_id, RECORDS.c.payload).join(
-            newest, RECORDS.c.id == newest.c.id
-        )
+        query = sa.select(
+            RECORDS.c.case_id,
+            RECORDS.c.payload,
+            RECORDS.c.input_fingerprint,
+            RECORDS.c.dagster_run_id,
+            RECORDS.c.reused,
+        ).join(newest, RECORDS.c.id == newest.c.id)
         wanted = None if case_ids is None else set(case_ids)
         with self.engine.connect() as conn:
             return {
-                case_id: json.loads(payload)
-                for case_id, payload in conn.execute(query)
+                case_id: LatestRow(json.loads(payload), fingerprint, run_id, bool(reused))
+                for case_id, payload, fingerprint, run_id, reused in conn.execute(query)
                 if wanted is None or case_id in wanted
             }
+
+    def record_calls(self, dagster_run_id: str, asset: str, calls: Mapping[str, int]) -> None:
+        """How many chatbot, judge and reference calls one asset step really made."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                STEP_CALLS.insert(),
+                {
+                    "dagster_run_id": dagster_run_id,
+                    "asset": asset,
+                    "created_at": _now(),
+                    **{k: int(calls.get(k, 0)) for k in CALL_KINDS},
+                },
+            )
+
+    def calls_for(self, dagster_run_ids: Iterable[str]) -> dict[str, int]:
+        """Total calls made by the given Dagster runs."""
+        ids = sorted(set(dagster_run_ids))
+        totals = dict.fromkeys(CALL_KINDS, 0)
+        if not ids:
+            return totals
+        query = sa.select(
+            *(sa.func.coalesce(sa.func.sum(STEP_CALLS.c[k]), 0) for k in CALL_KINDS)
+        ).where(STEP_CALLS.c.dagster_run_id.in_(ids))
+        with self.engine.connect() as conn:
+            row = conn.execute(query).one()
+        return {k: int(v) for k, v in zip(CALL_KINDS, row, strict=True)}
 
     def history(self, asset: str, run_key: str, case_id: str) -> list[dict[str, Any]]:
         """Every stored payload of one (asset, run, case), oldest first."""

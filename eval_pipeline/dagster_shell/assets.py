@@ -12,7 +12,7 @@ concurrently inside it.
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from statistics import fmean, quantiles
 from typing import Any
@@ -29,6 +29,7 @@ from dagster import (
 )
 
 from eval_pipeline.core.aggregate import judge_case, summarize_run
+from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.models import (
     ChatPayload,
     ClaimContract,
@@ -37,6 +38,9 @@ from eval_pipeline.core.models import (
     OracleResult,
 )
 from eval_pipeline.core.report import render_report
+from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.core.reuse import fingerprint, reuse_or_compute
+from eval_pipeline.core.staleness import case_tables, mark_stale, stale_tables, table_fingerprints
 from eval_pipeline.core.steps import (
     ask,
     extract,
@@ -45,9 +49,10 @@ from eval_pipeline.core.steps import (
     verify,
     warm_embeddings,
 )
-from eval_pipeline.dagster_shell.io_manager import Batch
+from eval_pipeline.dagster_shell.io_manager import Batch, FingerprintedBatch
 from eval_pipeline.dagster_shell.partitions import BY_CASE, BY_RUN, CASES, RUN_CASE, RUNS, split_key
 from eval_pipeline.dagster_shell.resources import EvalEnvironment
+from eval_pipeline.versions import STAGE_VERSIONS
 
 GROUP = "evaluation"
 IO = "results_io_manager"
@@ -86,7 +91,7 @@ def warehouse_specs(table_names: Sequence[str]) -> list[AssetSpec]:
 @asset(
     partitions_def=CASES,
     backfill_policy=SINGLE_RUN,
-    code_version="1",
+    code_version=STAGE_VERSIONS["golden_cases"],
     group_name=GROUP,
     io_manager_key=IO,
 )
@@ -110,49 +115,107 @@ def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -
     return out
 
 
+class Reusing:
+    """Reuse-or-compute bookkeeping for one per-case asset step."""
+
+    def __init__(self, context: AssetExecutionContext, environment: EvalEnvironment) -> None:
+        self.context = context
+        self.env = environment.env
+        self.asset = context.assets_def.key.path[-1]
+        self.keys = _keys(context)
+        self.fingerprints: dict[tuple[str, str], str] = {}
+        self.previous: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+        for run_key in {r for r, _ in self.keys}:
+            cases = [c for r, c in self.keys if r == run_key]
+            for case_id, row in self.env.store.latest_rows(self.asset, run_key, cases).items():
+                self.previous[(run_key, case_id)] = (row.input_fingerprint, row.payload)
+
+    def run(
+        self,
+        fingerprints: dict[tuple[str, str], str],
+        compute: Callable[[Sequence[tuple[str, str]]], Mapping[tuple[str, str], dict[str, Any]]],
+        *,
+        refresh: bool = False,
+    ) -> FingerprintedBatch:
+        values, reused = reuse_or_compute(fingerprints, self.previous, compute, refresh=refresh)
+        self.context.add_output_metadata(
+            {"reused": len(reused), "computed": len(values) - len(reused)}
+        )
+        return FingerprintedBatch(values, fingerprints=fingerprints, reused=reused)
+
+    def record_calls(self, **calls: int) -> None:
+        self.env.store.record_calls(self.context.run_id, self.asset, calls)
+
+
 @asset(
     partitions_def=RUN_CASE,
     backfill_policy=SINGLE_RUN,
     ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
-    code_version="1",
+    code_version=STAGE_VERSIONS["chatbot_responses"],
     group_name=GROUP,
     io_manager_key=IO,
 )
 def chatbot_responses(
     context: AssetExecutionContext, environment: EvalEnvironment, golden_cases: Batch
 ) -> Batch:
-    """Ask the chatbot every case of the batch concurrently; a failed call is that case's error."""
-    env = environment.env
-    cases = {}
-    payloads: dict[tuple[str, str], ChatPayload] = {}
-    for run_key, case_id in _keys(context):
-        case = _case(golden_cases, case_id)
-        if case is None:
-            payloads[(run_key, case_id)] = ChatPayload(
-                case_id=case_id, question="", status="error", errors=[REMOVED]
+    """Ask the chatbot every case of the batch concurrently; a failed call is that case's error.
+
+    A stored answer is reused when the case and the chatbot configuration are unchanged, unless
+    ``refresh`` is set. The fingerprints of the tables each case depends on are recorded with it.
+    """
+    step = Reusing(context, environment)
+    env = step.env
+    s = env.settings
+    target = {"kind": s.chatbot_kind, "url": s.chatbot_url, "callable": s.chatbot_callable}
+    fingerprints = {
+        key: fingerprint(
+            STAGE_VERSIONS["chatbot_responses"], golden_cases.get(("", key[1])), target
+        )
+        for key in step.keys
+    }
+    asked = 0
+
+    def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        nonlocal asked
+        current = table_fingerprints(env.db, env.bkg)
+        cases = {k: c for k in keys if (c := _case(golden_cases, k[1])) is not None}
+        payloads = map_concurrently(lambda c: ask(env.adapter, c), cases, s.concurrency)
+        asked = len(payloads)
+        out: dict[tuple[str, str], dict[str, Any]] = {}
+        for key in keys:
+            payload = payloads.get(key) or ChatPayload(
+                case_id=key[1], question="", status="error", errors=[REMOVED]
             )
-        else:
-            cases[(run_key, case_id)] = case
-    payloads.update(
-        map_concurrently(lambda c: ask(env.adapter, c), cases, env.settings.concurrency)
-    )
-    ok = [p for p in payloads.values() if p.status == "ok"]
-    latencies = [p.latency_s for p in ok if p.latency_s is not None]
-    ttfts = [p.ttft_s for p in ok if p.ttft_s is not None]
+            if key in cases:
+                tables = case_tables(cases[key], env.bkg, payload.sql_statements)
+                payload.data_fingerprints = {t: current[t] for t in tables if t in current}
+            out[key] = payload.model_dump(mode="json")
+        return out
+
+    batch = step.run(fingerprints, compute, refresh=s.refresh)
+    step.record_calls(chatbot=asked)
+    ok = [p for p in batch.values() if p["status"] == "ok"]
+    latencies = [p["latency_s"] for p in ok if p.get("latency_s") is not None]
+    ttfts = [p["ttft_s"] for p in ok if p.get("ttft_s") is not None]
     context.add_output_metadata(
         {
-            "cases": len(payloads),
-            "errors": len(payloads) - len(ok),
+            "cases": len(batch),
+            "chatbot_calls": asked,
+            "errors": len(batch) - len(ok),
             "latency_mean_s": round(fmean(latencies), 3) if latencies else 0.0,
             "latency_p95_s": round(_p95(latencies), 3),
             "ttft_mean_s": round(fmean(ttfts), 3) if ttfts else 0.0,
             "failed_calls": _md_table(
                 ["run", "case", "error"],
-                [(r, c, "; ".join(p.errors)) for (r, c), p in payloads.items() if p.status != "ok"],
+                [
+                    (r, c, "; ".join(p["errors"]))
+                    for (r, c), p in batch.items()
+                    if p["status"] != "ok"
+                ],
             ),
         }
     )
-    return {k: p.model_dump(mode="json") for k, p in payloads.items()}
+    return batch
 
 
 def _p95(values: Sequence[float]) -> float:
@@ -165,29 +228,59 @@ def _p95(values: Sequence[float]) -> float:
     partitions_def=RUN_CASE,
     backfill_policy=SINGLE_RUN,
     ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
-    code_version="1",
+    code_version=STAGE_VERSIONS["extracted_claims"],
     group_name=GROUP,
     io_manager_key=IO,
 )
 def extracted_claims(
-    context: AssetExecutionContext, golden_cases: Batch, chatbot_responses: Batch
+    context: AssetExecutionContext,
+    environment: EvalEnvironment,
+    golden_cases: Batch,
+    chatbot_responses: Batch,
 ) -> Batch:
     """Pass 1 of the oracle: every claim of every answer, numbered into a contract."""
-    out: Batch = {}
-    for key in _keys(context):
-        case = _case(golden_cases, key[1])
-        payload = ChatPayload.model_validate(chatbot_responses[key])
-        contract = extract(case, payload) if case else ClaimContract(case_id=key[1], method="none")
-        out[key] = contract.model_dump(mode="json")
-    counts = [len(c["claims"]) for c in out.values()]
+    step = Reusing(context, environment)
+    fingerprints = {
+        key: fingerprint(
+            STAGE_VERSIONS["extracted_claims"],
+            golden_cases.get(("", key[1])),
+            content_hash(chatbot_responses[key]),
+        )
+        for key in step.keys
+    }
+
+    def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        out = {}
+        for key in keys:
+            case = _case(golden_cases, key[1])
+            payload = ChatPayload.model_validate(chatbot_responses[key])
+            contract = (
+                extract(case, payload) if case else ClaimContract(case_id=key[1], method="none")
+            )
+            out[key] = contract.model_dump(mode="json")
+        return out
+
+    batch = step.run(fingerprints, compute)
+    counts = [len(c["claims"]) for c in batch.values()]
     context.add_output_metadata(
-        {"cases": len(out), "claims": sum(counts), "claims_per_case_max": max(counts, default=0)}
+        {"cases": len(batch), "claims": sum(counts), "claims_per_case_max": max(counts, default=0)}
     )
-    return out
+    return batch
 
 
 def oracle_deps(table_names: Sequence[str]) -> list[AssetDep]:
     return [AssetDep(spec.key) for spec in warehouse_specs(table_names)]
+
+
+def _function_sources(case: GoldenCase | None, environment: EvalEnvironment) -> list[str]:
+    if case is None:
+        return []
+    bkg = environment.env.bkg
+    out = []
+    for ref in case.reference:
+        fn = bkg.function(ref.kind, ref.target) if ref.sql is None else None
+        out.append(content_hash(fn.python_function) if fn else ref.target)
+    return out
 
 
 def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
@@ -199,7 +292,7 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
         backfill_policy=SINGLE_RUN,
         ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
         deps=oracle_deps(table_names),
-        code_version="1",
+        code_version=STAGE_VERSIONS["oracle_verdicts"],
         group_name=GROUP,
         io_manager_key=IO,
     )
@@ -210,44 +303,62 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
         chatbot_responses: Batch,
         extracted_claims: Batch,
     ) -> Batch:
-        """Pass 2: recompute each case's references on the live database and judge every claim."""
-        env = environment.env
-        work = {}
-        results: dict[tuple[str, str], OracleResult] = {}
-        for key in _keys(context):
+        """Pass 2: recompute each case's references on the live database and judge every claim.
+
+        Reused when the answer, the claims, the reference functions and the live data version of
+        every table the case reads are unchanged; stale when those tables changed since the answer.
+        """
+        step = Reusing(context, environment)
+        env = step.env
+        current = table_fingerprints(env.db, env.bkg)
+        fingerprints = {}
+        for key in step.keys:
+            case = _case(golden_cases, key[1])
+            tables = case_tables(case, env.bkg) if case else []
+            fingerprints[key] = fingerprint(
+                STAGE_VERSIONS["oracle_verdicts"],
+                golden_cases.get(("", key[1])),
+                content_hash(chatbot_responses[key]),
+                content_hash(extracted_claims[key]),
+                _function_sources(case, environment),
+                {t: current.get(t) for t in tables},
+            )
+
+        def verify_one(key: tuple[str, str]) -> dict[str, Any]:
             case = _case(golden_cases, key[1])
             if case is None:
-                results[key] = OracleResult(case_id=key[1], error=REMOVED)
-                continue
-            work[key] = (
-                case,
-                ChatPayload.model_validate(chatbot_responses[key]),
-                ClaimContract.model_validate(extracted_claims[key]),
-            )
-        results.update(
-            map_concurrently(
-                lambda item: verify(*item, runtime=env.runtime, db=env.db),
-                work,
-                env.settings.concurrency,
-            )
-        )
+                return OracleResult(case_id=key[1], error=REMOVED).model_dump(mode="json")
+            payload = ChatPayload.model_validate(chatbot_responses[key])
+            contract = ClaimContract.model_validate(extracted_claims[key])
+            result = verify(case, payload, contract, runtime=env.runtime, db=env.db)
+            changed = stale_tables(payload, current)
+            if changed and payload.status == "ok":
+                result = mark_stale(result, changed)
+            return result.model_dump(mode="json")
+
+        def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+            return map_concurrently(verify_one, {k: k for k in keys}, env.settings.concurrency)
+
+        batch = step.run(fingerprints, compute)
+        step.record_calls(reference=env.runtime.calls_made)
         totals: Counter[str] = Counter()
         contradicted = []
-        for (_, case_id), result in results.items():
-            totals.update(result.counts())
+        for (_, case_id), result in batch.items():
+            totals.update(v["verdict"] for v in result["verdicts"])
             contradicted += [
-                (case_id, v.claim_id, v.reason)
-                for v in result.verdicts
-                if v.verdict == "contradicted"
+                (case_id, v["claim_id"], v["reason"])
+                for v in result["verdicts"]
+                if v["verdict"] == "contradicted"
             ]
         context.add_output_metadata(
             {
                 **{f"verdicts_{k}": v for k, v in sorted(totals.items())},
                 "reference_calls": env.runtime.calls_made,
+                "stale_cases": sum(bool(r.get("stale_tables")) for r in batch.values()),
                 "contradicted_claims": _md_table(["case", "claim", "why"], contradicted),
             }
         )
-        return {k: r.model_dump(mode="json") for k, r in results.items()}
+        return batch
 
     return oracle_verdicts
 
@@ -256,7 +367,7 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
     partitions_def=RUN_CASE,
     backfill_policy=SINGLE_RUN,
     ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
-    code_version="1",
+    code_version=STAGE_VERSIONS["judge_scores"],
     group_name=GROUP,
     io_manager_key=IO,
 )
@@ -268,57 +379,76 @@ def judge_scores(
     oracle_verdicts: Batch,
 ) -> Batch:
     """Every dimension of every case, each scored, skipped or in error — never invented."""
-    env = environment.env
-    out: Batch = {}
-    states: dict[str, Counter[str]] = {}
-    keys = _keys(context)
-    warm_embeddings(
-        [
-            t
-            for k in keys
-            for t in (chatbot_responses[k]["question"], chatbot_responses[k]["answer"])
-        ]
-    )
-    for key in keys:
-        case = _case(golden_cases, key[1])
-        payload = ChatPayload.model_validate(chatbot_responses[key])
-        if case is None:
-            out[key] = {"case_id": key[1], "removed": True, "chatbot_errors": [REMOVED]}
-            continue
-        dims = score(
-            case,
-            payload,
-            OracleResult.model_validate(oracle_verdicts[key]),
-            bkg=env.bkg,
-            sla=env.settings.latency_sla,
-            live_catalog=env.live_catalog,
+    step = Reusing(context, environment)
+    env = step.env
+    scoring = {"sla": env.settings.latency_sla.model_dump()}
+    fingerprints = {
+        key: fingerprint(
+            STAGE_VERSIONS["judge_scores"],
+            golden_cases.get(("", key[1])),
+            content_hash(chatbot_responses[key]),
+            content_hash(oracle_verdicts[key]),
+            scoring,
         )
-        for name, dim in dims.items():
-            states.setdefault(name, Counter())[dim.state] += 1
-        out[key] = {
-            "case_id": case.id,
-            "has_expected_answer": case.has_expected_answer,
-            "has_reference": bool(case.reference),
-            "tags": case.tags,
-            "chatbot_errors": payload.errors if payload.status == "error" else [],
-            "dimensions": {n: d.model_dump(mode="json") for n, d in dims.items()},
-        }
+        for key in step.keys
+    }
+
+    def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        warm_embeddings(
+            [
+                t
+                for k in keys
+                for t in (chatbot_responses[k]["question"], chatbot_responses[k]["answer"])
+            ]
+        )
+        out: dict[tuple[str, str], dict[str, Any]] = {}
+        for key in keys:
+            case = _case(golden_cases, key[1])
+            payload = ChatPayload.model_validate(chatbot_responses[key])
+            if case is None:
+                out[key] = {"case_id": key[1], "removed": True, "chatbot_errors": [REMOVED]}
+                continue
+            dims = score(
+                case,
+                payload,
+                OracleResult.model_validate(oracle_verdicts[key]),
+                bkg=env.bkg,
+                sla=env.settings.latency_sla,
+                live_catalog=env.live_catalog,
+            )
+            out[key] = {
+                "case_id": case.id,
+                "has_expected_answer": case.has_expected_answer,
+                "has_reference": bool(case.reference),
+                "tags": case.tags,
+                "chatbot_errors": payload.errors if payload.status == "error" else [],
+                "stale_tables": oracle_verdicts[key].get("stale_tables", []),
+                "dimensions": {n: d.model_dump(mode="json") for n, d in dims.items()},
+            }
+        return out
+
+    batch = step.run(fingerprints, compute)
+    step.record_calls(judge=0)
+    states: dict[str, Counter[str]] = {}
+    for record in batch.values():
+        for name, dim in record.get("dimensions", {}).items():
+            states.setdefault(name, Counter())[dim["state"]] += 1
     context.add_output_metadata(
         {
-            "cases": len(out),
+            "cases": len(batch),
             "dimension_states": _md_table(
                 ["dimension", "scored", "skipped", "error"],
                 [(n, c["scored"], c["skipped"], c["error"]) for n, c in sorted(states.items())],
             ),
         }
     )
-    return out
+    return batch
 
 
 @asset(
     partitions_def=RUNS,
     ins={"judge_scores": AssetIn(partition_mapping=BY_RUN)},
-    code_version="1",
+    code_version=STAGE_VERSIONS["eval_run"],
     group_name=GROUP,
     io_manager_key=IO,
 )
@@ -346,6 +476,10 @@ def eval_run(
         )
     run_dir = env.settings.reports_dir / run_key
     summary = summarize_run(run_key, outcomes, report_path=str(run_dir / "report.html"))
+    calls, reused = provenance(env.store, run_key, [o.case_id for o in outcomes])
+    summary["calls"] = calls
+    for case in summary["cases"]:
+        case["reused"] = case["case_id"] in reused
     summary_path = write_json(run_dir / "summary.json", summary)
     context.add_output_metadata(
         {
@@ -367,6 +501,25 @@ def eval_run(
     return {(run_key, ""): summary}
 
 
+PER_CASE_ASSETS = ("chatbot_responses", "extracted_claims", "oracle_verdicts", "judge_scores")
+
+
+def provenance(
+    store: ResultsStore, run_key: str, case_ids: Sequence[str]
+) -> tuple[dict[str, int], set[str]]:
+    """Calls made by the materializations behind the current results, and the reused cases.
+
+    A case is reused when every per-case step's current record was reused, not recomputed.
+    """
+    run_ids: set[str] = set()
+    reused = set(case_ids)
+    for asset_name in PER_CASE_ASSETS:
+        rows = store.latest_rows(asset_name, run_key, case_ids)
+        run_ids |= {row.dagster_run_id for row in rows.values()}
+        reused &= {case_id for case_id, row in rows.items() if row.reused}
+    return store.calls_for(run_ids), reused
+
+
 def write_json(path: Path, payload: Any) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
@@ -382,7 +535,7 @@ def write_json(path: Path, payload: Any) -> Path:
         AssetDep("extracted_claims", partition_mapping=BY_RUN),
         AssetDep("oracle_verdicts", partition_mapping=BY_RUN),
     ],
-    code_version="1",
+    code_version=STAGE_VERSIONS["eval_report"],
     group_name=GROUP,
     io_manager_key=IO,
 )

@@ -24,6 +24,21 @@ from eval_pipeline.dagster_shell.resources import EvalEnvironment
 Batch = dict[tuple[str, str], dict[str, Any]]
 
 
+class FingerprintedBatch(Batch):
+    """A batch that also says each record's input fingerprint and which records were reused."""
+
+    def __init__(
+        self,
+        values: Batch,
+        *,
+        fingerprints: dict[tuple[str, str], str],
+        reused: set[tuple[str, str]],
+    ) -> None:
+        super().__init__(values)
+        self.fingerprints = fingerprints
+        self.reused = reused
+
+
 def key_pair(partitions_def: Any, key: str | MultiPartitionKey) -> tuple[str, str]:
     """(run_key, case_id) of a partition key of any of the graph's partitionings."""
     if partitions_def == CASES:
@@ -42,12 +57,20 @@ class ResultsIOManager(ConfigurableIOManager):
         missing = [p for p in pairs if p not in obj]
         if missing:
             raise ValueError(f"{asset}: no record produced for partitions {missing[:5]}")
+        fingerprints = getattr(obj, "fingerprints", {})
+        reused = getattr(obj, "reused", set())
         records = (
             StoredRecord(
-                run_key=r, case_id=c, payload=obj[(r, c)], content_hash=content_hash(obj[(r, c)])
+                run_key=r,
+                case_id=c,
+                payload=obj[(r, c)],
+                content_hash=content_hash(obj[(r, c)]),
+                input_fingerprint=fingerprints.get((r, c), ""),
+                reused=(r, c) in reused,
             )
             for r, c in pairs
         )
+
         written = self.environment.env.store.append(asset, records, context.run_id)
         context.add_output_metadata({"records_written": written})
 

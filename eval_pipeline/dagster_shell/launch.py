@@ -20,12 +20,12 @@ from dagster._core.storage.tags import (
     ASSET_PARTITION_RANGE_START_TAG,
 )
 
+from eval_pipeline.dagster_shell.assets import PER_CASE_ASSETS
 from eval_pipeline.dagster_shell.partitions import CASES, RUNS, check_key, contiguous_segments
 from eval_pipeline.definitions import build_definitions
 from eval_pipeline.environment import Environment
 from eval_pipeline.settings import PROJECT_ROOT, Settings
 
-PER_CASE_ASSETS = ("chatbot_responses", "extracted_claims", "oracle_verdicts", "judge_scores")
 RUN_ASSETS = ("eval_run", "eval_report")
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
@@ -75,7 +75,11 @@ def evaluate(
     case_ids: Sequence[str] | None = None,
     instance: DagsterInstance | None = None,
 ) -> dict[str, Any]:
-    """Materialize the whole graph for ``run_key`` and return the run summary."""
+    """Materialize the whole graph for ``run_key`` and return the run summary.
+
+    Cases whose verdicts came out stale (a table they read changed after the bot answered) are
+    re-queued once: asked again and re-verified before the run-level assets.
+    """
     overrides = dict(overrides or {})
     env = Environment(Settings(**overrides))  # type: ignore[arg-type]
     try:
@@ -86,29 +90,34 @@ def evaluate(
             raise ValueError(f"unknown case id(s) {unknown} in {env.settings.golden_path}")
         instance = instance or dagster_instance(env.settings)
         ordered = register_partitions(instance, run_key, list(cases))
-        defs = build_definitions(overrides)
-        assets = list(defs.assets or [])
-        resources = dict(defs.resources or {})
 
-        def run(selection: Sequence[str], **kwargs: Any) -> None:
+        def run(selection: Sequence[str], extra: Mapping[str, str], **kwargs: Any) -> None:
+            defs = build_definitions({**overrides, **extra})
             materialize(
-                assets,
+                list(defs.assets or []),
                 selection=[AssetKey(a) for a in selection],
                 instance=instance,
-                resources=resources,
+                resources=dict(defs.resources or {}),
                 run_config=QUIET,
                 **kwargs,
             )
 
+        def run_cases(case_ids: Sequence[str], extra: Mapping[str, str]) -> None:
+            for first, last in contiguous_segments(ordered, case_ids):
+                start = MultiPartitionKey({"run": run_key, "case": first})
+                end = MultiPartitionKey({"run": run_key, "case": last})
+                run(PER_CASE_ASSETS, extra, tags=_range_tags(str(start), str(end)))
+
         stored = env.store.latest("golden_cases", "", selected)
         changed = [c for c in selected if stored.get(c) != cases[c].model_dump(mode="json")]
         for first, last in contiguous_segments(ordered, changed):
-            run(["golden_cases"], tags=_range_tags(first, last))
-        for first, last in contiguous_segments(ordered, selected):
-            start = MultiPartitionKey({"run": run_key, "case": first})
-            end = MultiPartitionKey({"run": run_key, "case": last})
-            run(PER_CASE_ASSETS, tags=_range_tags(str(start), str(end)))
-        run(RUN_ASSETS, partition_key=run_key)
+            run(["golden_cases"], {}, tags=_range_tags(first, last))
+        run_cases(selected, {})
+        verdicts = env.store.latest("oracle_verdicts", run_key, selected)
+        stale = [c for c in selected if verdicts.get(c, {}).get("stale_tables")]
+        if stale:
+            run_cases(stale, {"refresh": "true"})
+        run(RUN_ASSETS, {}, partition_key=run_key)
         return env.store.latest("eval_run", run_key, [""])[""]
     finally:
         env.close()

@@ -28,7 +28,7 @@ from dagster._core.events.log import EventLogEntry
 from dagster._core.storage.event_log.schema import SqlEventLogStorageTable
 from dagster._core.storage.event_log.sqlite.sqlite_event_log import SqliteEventLogStorage
 from dagster._serdes import ConfigurableClassData
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import NullPool
 
@@ -130,7 +130,6 @@ class BatchingSqliteEventLogStorage(SqliteEventLogStorage):
                 poolclass=NullPool,
                 connect_args={"timeout": BUSY_TIMEOUT_S},
             )
-            event.listen(engine, "connect", _relaxed_sync)
             self._engines[shard] = engine
         return engine
 
@@ -180,10 +179,3 @@ class BatchingSqliteEventLogStorage(SqliteEventLogStorage):
         for engine in self._engines.values():
             engine.dispose()
         self._engines.clear()
-
-
-def _relaxed_sync(dbapi_connection: Any, _record: Any) -> None:
-    """WAL with synchronous=NORMAL: a crash may lose the last commits, never consistency."""
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()

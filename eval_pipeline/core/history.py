@@ -1,0 +1,167 @@
+"""Plain-SQL views over the results store, so an evaluation's history is queryable without Python.
+
+The store keeps one JSON payload per (asset, run, case) materialization in ``records``. These views
+unpack the payloads with the database's own JSON functions — SQLite's ``json_each`` /
+``json_extract``, PostgreSQL's ``json_each`` / ``->`` / ``->>`` — so they are always current: no
+indexing step can be forgotten and nothing is stored twice. ``create_history_views`` (re)creates
+them; it is idempotent and safe to call on every start.
+
+``eval_latest_records``
+    The newest row of ``records`` per (asset, run_key, case_id): the current result.
+``eval_dimension_scores``
+    One row per judge_scores materialization × dimension: ``record_id``, ``run_key``,
+    ``case_id``, ``dimension``, ``state`` (scored / skipped / error), ``score`` (float, NULL
+    unless scored), ``method``, ``reason``, ``created_at``, ``dagster_run_id`` and ``is_latest``
+    (1 for the current materialization of that run and case, else 0).
+``eval_claims``
+    One row per claim of the current ``extracted_claims`` of each run and case, with the verdict
+    of the current ``oracle_verdicts`` for that claim (NULL when the oracle gave none):
+    ``run_key``, ``case_id``, ``claim_id``, ``text``, ``value``, ``unit``, ``kind``,
+    ``verdict``, ``reason``, ``evidence`` (JSON array), ``created_at``.
+``eval_runs``
+    One row per run from its current ``eval_run`` summary: ``run_key``, ``created_at``,
+    ``cases_total``, ``cases_passed``, ``cases_failed``, ``cases_error``, ``pass_rate``,
+    ``coverage``, ``mean_overall``, ``report_path``.
+
+Example — the runs where a dimension's mean dropped under 0.8::
+
+    SELECT run_key, AVG(score) FROM eval_dimension_scores
+    WHERE dimension = 'oracle' AND is_latest = 1 AND state = 'scored'
+    GROUP BY run_key HAVING AVG(score) < 0.8;
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from eval_pipeline.core.results_store import RECORDS
+
+HISTORY_VIEWS = ("eval_latest_records", "eval_dimension_scores", "eval_claims", "eval_runs")
+
+
+@dataclass(frozen=True)
+class _JSON:
+    """The few JSON expressions the views need, spelled for one dialect.
+
+    On PostgreSQL ``payload`` is text, so every access casts to ``json`` first; casting a
+    ``json`` value again is a no-op.
+    """
+
+    dialect: str
+
+    def members(self, column: str, key: str, alias: str) -> str:
+        """A FROM item with one row per member of the object at ``key`` (``key``, ``value``)."""
+        if self.dialect == "sqlite":
+            return f"json_each({column}, '$.{key}') AS {alias}"
+        return f"LATERAL json_each(CAST({column} AS json) -> '{key}') AS {alias}"
+
+    def elements(self, column: str, key: str, alias: str) -> str:
+        """A FROM item with one row per element of the array at ``key`` (``value``)."""
+        if self.dialect == "sqlite":
+            return f"json_each({column}, '$.{key}') AS {alias}"
+        return f"LATERAL json_array_elements(CAST({column} AS json) -> '{key}') AS {alias}(value)"
+
+    def text(self, json_expr: str, key: str) -> str:
+        if self.dialect == "sqlite":
+            return f"json_extract({json_expr}, '$.{key}')"
+        return f"(CAST({json_expr} AS json) ->> '{key}')"
+
+    def number(self, json_expr: str, key: str) -> str:
+        kind = "REAL" if self.dialect == "sqlite" else "DOUBLE PRECISION"
+        return f"CAST({self.text(json_expr, key)} AS {kind})"
+
+    def integer(self, json_expr: str, key: str) -> str:
+        return f"CAST({self.text(json_expr, key)} AS INTEGER)"
+
+    def raw(self, json_expr: str, key: str) -> str:
+        """The member as JSON: text holding JSON on SQLite, ``json`` on PostgreSQL."""
+        if self.dialect == "sqlite":
+            return f"json_extract({json_expr}, '$.{key}')"
+        return f"(CAST({json_expr} AS json) -> '{key}')"
+
+
+def _view_sql(j: _JSON) -> dict[str, str]:
+    latest = """
+        SELECT r.id, r.asset, r.run_key, r.case_id, r.created_at, r.dagster_run_id,
+               r.content_hash, r.payload
+        FROM records r
+        JOIN (SELECT MAX(id) AS id FROM records GROUP BY asset, run_key, case_id) newest
+          ON newest.id = r.id
+    """
+    dimension_scores = f"""
+        SELECT r.id AS record_id, r.run_key, r.case_id, d.key AS dimension,
+               {j.text("d.value", "state")} AS state,
+               {j.number("d.value", "score")} AS score,
+               {j.text("d.value", "method")} AS method,
+               {j.text("d.value", "reason")} AS reason,
+               r.created_at, r.dagster_run_id,
+               CASE WHEN newest.id IS NULL THEN 0 ELSE 1 END AS is_latest
+        FROM records r
+        CROSS JOIN {j.members("r.payload", "dimensions", "d")}
+        LEFT JOIN (
+            SELECT MAX(id) AS id FROM records
+            WHERE asset = 'judge_scores' GROUP BY run_key, case_id
+        ) newest ON newest.id = r.id
+        WHERE r.asset = 'judge_scores'
+    """
+    claims = f"""
+        SELECT c.run_key, c.case_id, c.claim_id, c.text, c.value, c.unit, c.kind,
+               v.verdict, v.reason, v.evidence, c.created_at
+        FROM (
+            SELECT x.run_key, x.case_id, x.created_at,
+                   {j.text("e.value", "id")} AS claim_id,
+                   {j.text("e.value", "text")} AS text,
+                   {j.number("e.value", "value")} AS value,
+                   {j.text("e.value", "unit")} AS unit,
+                   {j.text("e.value", "kind")} AS kind
+            FROM eval_latest_records x
+            CROSS JOIN {j.elements("x.payload", "claims", "e")}
+            WHERE x.asset = 'extracted_claims'
+        ) c
+        LEFT JOIN (
+            SELECT y.run_key, y.case_id,
+                   {j.text("e.value", "claim_id")} AS claim_id,
+                   {j.text("e.value", "verdict")} AS verdict,
+                   {j.text("e.value", "reason")} AS reason,
+                   {j.raw("e.value", "evidence")} AS evidence
+            FROM eval_latest_records y
+            CROSS JOIN {j.elements("y.payload", "verdicts", "e")}
+            WHERE y.asset = 'oracle_verdicts'
+        ) v
+          ON v.run_key = c.run_key AND v.case_id = c.case_id AND v.claim_id = c.claim_id
+    """
+    runs = f"""
+        SELECT run_key, created_at,
+               {j.integer("payload", "cases_total")} AS cases_total,
+               {j.integer("payload", "cases_passed")} AS cases_passed,
+               {j.integer("payload", "cases_failed")} AS cases_failed,
+               {j.integer("payload", "cases_error")} AS cases_error,
+               {j.number("payload", "pass_rate")} AS pass_rate,
+               {j.number("payload", "coverage")} AS coverage,
+               {j.number("payload", "mean_overall")} AS mean_overall,
+               {j.text("payload", "report_path")} AS report_path
+        FROM eval_latest_records
+        WHERE asset = 'eval_run' AND case_id = ''
+    """
+    return {
+        "eval_latest_records": latest,
+        "eval_dimension_scores": dimension_scores,
+        "eval_claims": claims,
+        "eval_runs": runs,
+    }
+
+
+def create_history_views(engine: sa.Engine) -> tuple[str, ...]:
+    """(Re)create the history views in one transaction; returns their names."""
+    if engine.dialect.name not in {"sqlite", "postgresql"}:
+        raise ValueError(f"history views support SQLite and PostgreSQL, not {engine.dialect.name}")
+    RECORDS.create(engine, checkfirst=True)
+    views = _view_sql(_JSON(engine.dialect.name))
+    with engine.begin() as conn:
+        for name in reversed(HISTORY_VIEWS):
+            conn.execute(sa.text(f"DROP VIEW IF EXISTS {name}"))
+        for name in HISTORY_VIEWS:
+            conn.execute(sa.text(f"CREATE VIEW {name} AS {views[name]}"))
+    return HISTORY_VIEWS

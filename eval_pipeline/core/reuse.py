@@ -1,0 +1,42 @@
+"""Lineage decides what is recomputed: a result is reused when its input fingerprint is unchanged.
+
+A fingerprint hashes everything a step's output depends on — the step's version, the upstream
+records, the relevant configuration, the live data version of the tables read. Dagster computes
+staleness but never skips work by itself; this is where the skipping happens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from eval_pipeline.core.hashing import content_hash
+
+K = TypeVar("K")
+
+
+def fingerprint(*parts: Any) -> str:
+    return content_hash(list(parts))
+
+
+def reuse_or_compute(
+    fingerprints: Mapping[K, str],
+    previous: Mapping[K, tuple[str, dict[str, Any]]],
+    compute: Callable[[Sequence[K]], Mapping[K, dict[str, Any]]],
+    *,
+    refresh: bool = False,
+) -> tuple[dict[K, dict[str, Any]], set[K]]:
+    """Previous payloads whose fingerprint matches, freshly computed ones for the rest.
+
+    Returns the payload per key and the set of reused keys; ``refresh`` recomputes everything.
+    """
+    reused = {
+        k
+        for k, fp in fingerprints.items()
+        if not refresh and k in previous and previous[k][0] == fp
+    }
+    out = {k: previous[k][1] for k in reused}
+    todo = [k for k in fingerprints if k not in reused]
+    if todo:
+        out.update(compute(todo))
+    return out, reused
