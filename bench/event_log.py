@@ -10,9 +10,8 @@ import argparse
 import os
 import tempfile
 import time
-from typing import Any
-
 import warnings
+from typing import Any
 
 from dagster import (
     AssetExecutionContext,
@@ -34,8 +33,9 @@ from dagster._core.storage.tags import (
 
 from eval_pipeline.dagster_shell.sqlite_storage import BATCH_SIZE_ENV, test_instance_overrides
 
-RUNS = DynamicPartitionsDefinition(name="bench_runs")
-CASES = DynamicPartitionsDefinition(name="bench_cases")
+RUNS_NAME, CASES_NAME = "bench_runs", "bench_cases"
+RUNS = DynamicPartitionsDefinition(name=RUNS_NAME)
+CASES = DynamicPartitionsDefinition(name=CASES_NAME)
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
 
@@ -47,12 +47,15 @@ class DiscardIOManager(IOManager):
         return None
 
 
-@asset(
-    partitions_def=MultiPartitionsDefinition({"run": RUNS, "case": CASES}),
-    backfill_policy=BackfillPolicy.single_run(),
-)
-def scored(context: AssetExecutionContext) -> int:
-    return len(context.partition_keys)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # backfill_policy is a beta parameter
+
+    @asset(
+        partitions_def=MultiPartitionsDefinition({"run": RUNS, "case": CASES}),
+        backfill_policy=BackfillPolicy.single_run(),
+    )
+    def scored(context: AssetExecutionContext) -> int:
+        return len(context.partition_keys)
 
 
 def timed_run(partitions: int, batching: bool) -> float:
@@ -65,8 +68,8 @@ def timed_run(partitions: int, batching: bool) -> float:
         ) as instance,
     ):
         cases = [f"case-{i:05d}" for i in range(partitions)]
-        instance.add_dynamic_partitions(RUNS.name, ["r1"])
-        instance.add_dynamic_partitions(CASES.name, cases)
+        instance.add_dynamic_partitions(RUNS_NAME, ["r1"])
+        instance.add_dynamic_partitions(CASES_NAME, cases)
         first = MultiPartitionKey({"run": "r1", "case": cases[0]})
         last = MultiPartitionKey({"run": "r1", "case": cases[-1]})
         start = time.perf_counter()

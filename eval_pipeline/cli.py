@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from eval_pipeline.compare_cli import add_subcommands as add_compare_subcommands
 from eval_pipeline.core.db import redact_url
 from eval_pipeline.core.problems import InputError
 from eval_pipeline.settings import load_settings
@@ -193,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     wh.add_argument("--seed", type=int, default=7)
     wh.add_argument("--tables", nargs="+", default=["hse_audits"], help="tables to refresh")
     wh.set_defaults(func=cmd_warehouse)
+    add_compare_subcommands(sub)
     return parser
 
 

@@ -16,6 +16,15 @@ from eval_pipeline.dagster_shell.assets import (
     judge_scores,
     warehouse_specs,
 )
+from eval_pipeline.dagster_shell.automation import (
+    cases_job,
+    golden_dataset_sync,
+    golden_job,
+    nightly_evaluation,
+    summarize_after_cases,
+    summary_job,
+    warehouse_refresh,
+)
 from eval_pipeline.dagster_shell.io_manager import ResultsIOManager
 from eval_pipeline.dagster_shell.resources import EvalEnvironment
 from eval_pipeline.settings import Settings, load_settings
@@ -43,6 +52,8 @@ def build_definitions(overrides: dict[str, str] | None = None) -> Definitions:
             eval_run,
             eval_report,
         ],
+        jobs=[golden_job, cases_job, summary_job],
+        sensors=[nightly_evaluation, golden_dataset_sync, warehouse_refresh, summarize_after_cases],
         resources={
             "environment": environment,
             "results_io_manager": ResultsIOManager(environment=environment),

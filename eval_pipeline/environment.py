@@ -21,6 +21,7 @@ from eval_pipeline.core.aggregate import GatePolicy
 from eval_pipeline.core.bkg_runtime import BKGRuntime
 from eval_pipeline.core.db import Database
 from eval_pipeline.core.inputs import load_bkg, load_golden
+from eval_pipeline.core.llm import CostLedger, JudgeClient
 from eval_pipeline.core.models import BKG, GoldenCase
 from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.settings import Settings
@@ -58,6 +59,7 @@ class Environment:
         self._lock = threading.Lock()
         self._db: Database | None = None
         self._adapter: ChatbotAdapter | None = None
+        self._judge: JudgeClient | None = None
 
     @cached_property
     def bkg(self) -> BKG:
@@ -85,6 +87,19 @@ class Environment:
                 self._adapter = build_adapter(self.settings)
             return self._adapter
 
+    @property
+    def judge(self) -> JudgeClient | None:
+        """The LLM judge client, shared by all cases; None when no LLM is configured."""
+        llm = self.settings.llm
+        if llm is None:
+            return None
+        with self._lock:
+            if self._judge is None:
+                self._judge = JudgeClient(
+                    llm, cache_url=self.settings.results_store_url, ledger=CostLedger()
+                )
+            return self._judge
+
     @cached_property
     def store(self) -> ResultsStore:
         return ResultsStore(self.settings.results_store_url)
@@ -109,3 +124,5 @@ class Environment:
             self._db.close()
         if self._adapter is not None:
             self._adapter.close()
+        if self._judge is not None:
+            self._judge.close()

@@ -15,6 +15,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from eval_pipeline.core.latency import LatencySLA
+from eval_pipeline.core.llm import LLMSettings
 from eval_pipeline.core.problems import InputError, Problem
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -79,6 +80,20 @@ class Settings(BaseSettings):
         default=False, description="Re-ask the chatbot even when a stored answer is reusable."
     )
 
+    llm_base_url: str = Field(default="", description="OpenAI-compatible endpoint for judges.")
+    llm_api_key: SecretStr = SecretStr("")
+    llm_model: str = ""
+    llm_api_version: str | None = Field(default=None, description="Set for Azure OpenAI.")
+    llm_azure_deployment: str | None = None
+    llm_structured_output: Literal["response_format", "tool"] = "response_format"
+    llm_timeout_s: float = Field(default=60.0, gt=0)
+    llm_max_retries: int = Field(default=4, ge=0, le=20)
+    llm_concurrency: int = Field(default=4, ge=1, le=256)
+    llm_price_input_per_1k: float = Field(default=0.0, ge=0)
+    llm_price_output_per_1k: float = Field(default=0.0, ge=0)
+    llm_cache_ttl_s: float = Field(default=7 * 24 * 3600.0, ge=0)
+    nightly_cron: str = Field(default="0 2 * * *", description="When the nightly run starts.")
+    nightly_timezone: str = "UTC"
     pass_threshold: float = Field(default=0.60, ge=0, le=1)
     oracle_gate: float = Field(
         default=1.0, ge=0, le=1, description="Oracle score below this fails the case."
@@ -103,6 +118,15 @@ class Settings(BaseSettings):
             raise ValueError("weights must be non-negative and not all zero")
         return value
 
+    @field_validator("nightly_cron")
+    @classmethod
+    def _valid_cron(cls, value: str) -> str:
+        from dagster._utils.schedules import is_valid_cron_string
+
+        if not is_valid_cron_string(value):
+            raise ValueError(f"not a valid cron expression: {value!r}")
+        return value
+
     @model_validator(mode="after")
     def _absolute_home(self) -> Settings:
         self.home = self.home.expanduser().resolve()
@@ -119,6 +143,26 @@ class Settings(BaseSettings):
     @property
     def reports_dir(self) -> Path:
         return self.home / "reports"
+
+    @property
+    def llm(self) -> LLMSettings | None:
+        """Judge settings, or None when no LLM endpoint is configured (judged dimensions skip)."""
+        if not (self.llm_base_url and self.llm_model):
+            return None
+        return LLMSettings(
+            base_url=self.llm_base_url,
+            api_key=self.llm_api_key,
+            model=self.llm_model,
+            api_version=self.llm_api_version,
+            azure_deployment=self.llm_azure_deployment,
+            structured_output=self.llm_structured_output,
+            timeout_s=self.llm_timeout_s,
+            max_retries=self.llm_max_retries,
+            concurrency=self.llm_concurrency,
+            price_input_per_1k=self.llm_price_input_per_1k,
+            price_output_per_1k=self.llm_price_output_per_1k,
+            cache_ttl_s=self.llm_cache_ttl_s,
+        )
 
     @property
     def latency_sla(self) -> LatencySLA:

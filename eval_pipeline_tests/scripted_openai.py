@@ -189,7 +189,10 @@ class ScriptedOpenAI:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(
-            target=self._server.serve_forever, name="scripted-openai", daemon=True
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="scripted-openai",
+            daemon=True,
         )
         self._thread.start()
         return self

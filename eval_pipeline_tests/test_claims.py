@@ -105,3 +105,127 @@ def test_sentence_spans_ignore_decimals_and_abbreviations() -> None:
         "Yes",
         "Next line",
     ]
+
+
+def claims_of(answer: str, question: str = "q") -> list[tuple[str, str, float | None]]:
+    contract = extract_claims("TC_001", question, answer)
+    return [(c.text, c.kind, c.value) for c in contract.claims]
+
+
+@pytest.mark.parametrize(
+    ("answer", "text", "value", "unit", "precision"),
+    [
+        ("The rate is between 40 and 45%.", "between 40 and 45%", 42.5, "percent", 3.0),
+        ("The rate is 40-45%.", "40-45%", 42.5, "percent", 3.0),
+        ("It takes 3 to 5 days.", "3 to 5 days", 4.0, "days", 1.5),
+        ("It costs $1.2–1.5M.", "$1.2–1.5M", 1_350_000.0, "currency", 200_000.0),
+        ("It takes 2-3 weeks.", "2-3 weeks", 17.5, "days", 7.0),
+    ],
+)
+def test_a_range_is_one_claim_whose_precision_spans_it(
+    answer: str, text: str, value: float, unit: str, precision: float
+) -> None:
+    (claim,) = extract_claims("TC_001", "q", answer).claims
+    assert (claim.text, claim.unit, claim.kind) == (text, unit, "numeric")
+    assert claim.value == pytest.approx(value) and claim.precision == pytest.approx(precision)
+
+
+def test_from_to_is_two_levels_not_a_range() -> None:
+    assert claims_of("It went down from 80 to 75.") == [
+        ("80", "numeric", 80.0),
+        ("75", "numeric", 75.0),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "text", "value", "unit", "direction"),
+    [
+        ("Completions were up 3 points.", "3 points", 3.0, "points", "up"),
+        ("That is a 12% increase.", "12%", 12.0, "percent", "up"),
+        ("It fell 5.2% this month.", "5.2%", -5.2, "percent", "down"),
+        ("It saw a 3-point drop.", "3-point", -3.0, "points", "down"),
+        ("It changed by -38.", "-38", -38.0, "count", "down"),
+        ("It rose by twenty one.", "twenty one", 21.0, "count", "up"),
+        ("A decline of 4 points followed.", "4 points", -4.0, "points", "down"),
+        ("West has 66 more sites than East.", "66", 66.0, "count", None),
+        ("West is 8.4 points ahead of East.", "8.4 points", 8.4, "points", None),
+    ],
+)
+def test_changes_are_comparison_claims_signed_by_direction(
+    answer: str, text: str, value: float, unit: str, direction: str | None
+) -> None:
+    (claim,) = extract_claims("TC_001", "q", answer).claims
+    assert (claim.text, claim.kind, claim.unit, claim.direction) == (
+        text,
+        "comparison",
+        unit,
+        direction,
+    )
+    assert claim.value == pytest.approx(value)
+
+
+def test_levels_around_a_change_stay_levels() -> None:
+    answer = "In 2026-03, 292 were completed, up 21 from 271, then rose to 300."
+    assert [(t, k) for t, k, _ in claims_of(answer)] == [
+        ("292", "numeric"),
+        ("21", "comparison"),
+        ("271", "numeric"),
+        ("300", "numeric"),
+    ]
+
+
+def test_a_year_is_a_claim_only_when_the_question_asks_for_one() -> None:
+    answer = "Most sites were integrated in 2025."
+    assert claims_of(answer, "How many sites were integrated?") == []
+    assert claims_of(answer, "In which year were most sites integrated?") == [
+        ("2025", "numeric", 2025.0)
+    ]
+    assert claims_of("The 2025 total was 1,234.") == [("1,234", "numeric", 1234.0)]
+    assert claims_of("In week 12 we did 55.") == [("55", "numeric", 55.0)]
+
+
+@pytest.mark.parametrize(
+    ("answer", "entity", "rank", "direction", "bound"),
+    [
+        ("West has the most completed sites.", "West", 1, "highest", None),
+        ("East ranks second.", "East", 2, "highest", None),
+        ("North has the lowest compliance rate.", "North", 1, "lowest", None),
+        ("The West region has the fewest overdue items.", "West", 1, "lowest", None),
+        ("South has the second-highest rate.", "South", 2, "highest", None),
+        ("Central comes last.", "Central", 1, "lowest", None),
+        ("North is second to last.", "North", 2, "lowest", None),
+        ("West leads the programme.", "West", 1, "highest", None),
+        ("The region with the highest rate is West.", "West", 1, "highest", None),
+        ("The highest compliance rate is in Central.", "Central", 1, "highest", None),
+    ],
+)
+def test_ranking_statements_become_ranking_claims(
+    answer: str, entity: str, rank: int, direction: str, bound: str | None
+) -> None:
+    (claim,) = extract_claims("TC_001", "q", answer).claims
+    assert (claim.kind, claim.entity, claim.value, claim.direction, claim.bound) == (
+        "ranking",
+        entity,
+        rank,
+        direction,
+        bound,
+    )
+    assert answer[claim.span[0] : claim.span[1]] == claim.text
+
+
+def test_a_top_n_list_is_one_membership_claim_per_entity() -> None:
+    answer = "The top three regions are West, East and Central."
+    claims = extract_claims("TC_001", "q", answer).claims
+    assert [(c.text, c.entity, c.value, c.bound, c.direction) for c in claims] == [
+        (name, name, 3.0, "at_most", "highest") for name in ("West", "East", "Central")
+    ]
+    listed = "The three regions with the most sites are West, East and South."
+    assert [c.kind for c in extract_claims("TC_001", "q", listed).claims] == ["ranking"] * 3
+
+
+def test_ranking_beside_figures_is_checked_through_the_figures() -> None:
+    answer = "West leads at 92.5%. North has the lowest rate. North does not have the most."
+    assert claims_of(answer) == [
+        ("92.5%", "numeric", 92.5),
+        ("North has the lowest rate", "ranking", 1.0),
+    ]

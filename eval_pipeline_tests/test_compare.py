@@ -65,7 +65,8 @@ def ids(n: int) -> list[str]:
 
 def test_clearly_worse_head_is_a_significant_regression_with_evidence() -> None:
     base = summary("base", [outcome(c) for c in ids(12)])
-    head = summary("head", [outcome(c, oracle=0.5 if i < 10 else 1.0) for i, c in enumerate(ids(12))])
+    worse = [outcome(c, oracle=0.5 if i < 10 else 1.0) for i, c in enumerate(ids(12))]
+    head = summary("head", worse)
     result = compare_runs(base, head)
 
     assert result["mcnemar"] == {"pass_to_fail": 10, "fail_to_pass": 0, "p_value": 2 / 1024}

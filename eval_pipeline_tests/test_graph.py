@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from dagster import (
@@ -178,3 +180,59 @@ def test_a_table_changed_between_answer_and_check_is_stale_and_requeued(tmp_path
     assert summary["verdict_counts"]["stale"] == 0
     assert summary["verdict_counts"]["contradicted"] == 0
     assert summary["cases_passed"] == 5
+
+
+def judge_reply(request: Any) -> Any:
+    """A valid structured reply for whichever rubric the request asks for."""
+    from eval_pipeline_tests.scripted_openai import content
+
+    name = request.body["response_format"]["json_schema"]["name"]
+    axis = {"score": 0.8, "reason": "cites the figures"}
+    replies = {
+        "content_quality": {
+            "correctness": axis,
+            "completeness": axis,
+            "grounding": axis,
+            "unforgivable_violations": [],
+            "summary": "fine",
+        },
+        "on_topic": {"relevance": axis, "adherence": axis, "summary": "fine"},
+        "bkg": {
+            "entity_grounding": axis,
+            "schema_fit": axis,
+            "unknown_entities": [],
+            "summary": "fine",
+        },
+    }
+    key = next(k for k in replies if k in name)
+    return content(json.dumps(replies[key]))
+
+
+def test_with_an_llm_every_dimension_is_scored_and_a_rerun_sends_no_request(
+    tmp_path: Path,
+) -> None:
+    from eval_pipeline_tests.scripted_openai import ScriptedOpenAI
+
+    with ScriptedOpenAI(api_key="sk-test", default=judge_reply) as server:
+        overrides = {
+            **tiny_overrides(tmp_path, "honest"),
+            "llm_base_url": server.base_url,
+            "llm_api_key": "sk-test",
+            "llm_model": "scripted-judge",
+            "llm_price_input_per_1k": "0.01",
+        }
+        with instance_for_test() as instance:
+            first = evaluate("r6", overrides=overrides, instance=instance)
+            sent = len(server.requests)
+            again = evaluate("r6", overrides=overrides, instance=instance)
+        assert len(server.requests) == sent, "re-materializing a finished run asks no judge"
+    assert sent >= 5 * 2  # content_quality and on_topic per case, plus bkg where it applies
+    assert first["calls"]["judge"] == sent
+    assert again["calls"]["judge"] == 0
+    assert first["cost"]["usd"] > 0 and first["cost"]["input_tokens"] > 0
+    for case in first["cases"]:
+        dims = case["dimensions"]
+        assert dims["content_quality"]["state"] == "scored", dims["content_quality"]
+        assert dims["content_quality"]["method"] == "llm:scripted-judge"
+        assert dims["on_topic"]["state"] == "scored"
+    assert "sk-test" not in json.dumps(first)

@@ -33,8 +33,18 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ResultsSto
     results.engine.dispose()
 
 
-def put(store: ResultsStore, asset: str, run_key: str, case_id: str, payload: Any) -> None:
-    record = StoredRecord(run_key=run_key, case_id=case_id, payload=payload, content_hash="h")
+def put(
+    store: ResultsStore,
+    asset: str,
+    run_key: str,
+    case_id: str,
+    payload: Any,
+    *,
+    reused: bool = False,
+) -> None:
+    record = StoredRecord(
+        run_key=run_key, case_id=case_id, payload=payload, content_hash="h", reused=reused
+    )
     store.append(asset, [record], "dagster-run-1")
 
 
@@ -77,12 +87,13 @@ def test_dimension_scores_keep_every_materialization_and_mark_the_latest(
     put(store, "judge_scores", "r1", "A", judge_payload("A", dims(0.5)))
     put(store, "judge_scores", "r1", "A", judge_payload("A", dims(1.0, sql_state="skipped")))
     put(store, "judge_scores", "r1", "B", {"case_id": "B", "removed": True, "chatbot_errors": []})
-    put(store, "judge_scores", "r2", "A", judge_payload("A", dims(0.25)))
+    put(store, "judge_scores", "r2", "A", judge_payload("A", dims(0.25)), reused=True)
     put(store, "chatbot_responses", "r1", "A", {"dimensions": {"oracle": {"score": 9}}})
 
     got = rows(
         store,
-        "SELECT run_key, case_id, dimension, state, score, method, reason, is_latest, created_at "
+        "SELECT run_key, case_id, dimension, state, score, method, reason, is_latest, reused, "
+        "created_at "
         "FROM eval_dimension_scores ORDER BY record_id, dimension",
     )
     assert [
@@ -96,6 +107,7 @@ def test_dimension_scores_keep_every_materialization_and_mark_the_latest(
         ("r2", "A", "oracle", "scored", 0.25, 1),
         ("r2", "A", "sql", "scored", 1.0, 1),
     ]
+    assert [r["reused"] for r in got] == [0, 0, 0, 0, 1, 1]
     assert all(isinstance(r["score"], float) for r in got if r["score"] is not None)
     assert got[2]["reason"] == "o=1.0" and got[2]["method"] == "oracle"
     assert all(r["created_at"] for r in got)

@@ -13,7 +13,7 @@ from eval_pipeline.core.models import CaseOutcome, DimensionResult
 from eval_pipeline.settings import BARE_WEIGHTS, FULL_WEIGHTS
 
 POLICY = GatePolicy(weights=FULL_WEIGHTS, weights_bare=BARE_WEIGHTS)
-NASTY = 'a < b & "c" > \'d\' \x07bell'
+NASTY = "a < b & \"c\" > 'd' \x07bell"
 
 
 def outcome(case_id: str, *, safety: float = 1.0, error: bool = False) -> CaseOutcome:

@@ -29,6 +29,12 @@ PARSES: list[tuple[str, str, float, str, float, bool]] = [
     ("$1,234,567", "$1,234,567", 1_234_567.0, "currency", 0.5, False),
     ("€300", "€300", 300.0, "currency", 0.5, False),
     ("300 USD", "300 USD", 300.0, "currency", 0.5, False),
+    ("USD 1.2M", "USD 1.2M", 1_200_000.0, "currency", 50_000.0, False),
+    ("EUR 300k", "EUR 300k", 300_000.0, "currency", 500.0, False),
+    ("£4.5bn", "£4.5bn", 4.5e9, "currency", 5e7, False),
+    ("minus 3 points", "minus 3 points", -3.0, "points", 0.5, False),
+    ("negative 12", "negative 12", -12.0, "count", 0.5, False),
+    ("twenty one", "twenty one", 21.0, "count", 0.5, False),
     ("-5.2%", "-5.2%", -5.2, "percent", 0.05, False),
     ("−3", "−3", -3.0, "count", 0.5, False),
     ("-$1.2M", "-$1.2M", -1_200_000.0, "currency", 50_000.0, False),
@@ -153,3 +159,12 @@ def test_parse_word_number(words: str, value: int | None) -> None:
 )
 def test_written_precision(core: str, multiplier: float, hedged: bool, precision: float) -> None:
     assert written_precision(core, multiplier, hedged) == pytest.approx(precision)
+
+
+@pytest.mark.parametrize(
+    ("text", "factor"),
+    [("42", 1.0), ("1.2k", 1e3), ("3 million", 1e6), ("2 weeks", 7.0), ("25 bps", 0.01)],
+)
+def test_factor_records_what_the_numeral_was_multiplied_by(text: str, factor: float) -> None:
+    (number,) = scan_numbers(text)
+    assert number.factor == pytest.approx(factor)

@@ -290,7 +290,7 @@ def test_claim_without_value_stays_in_the_contract_as_unverifiable() -> None:
 
 def run(answer: str, refs: list[ReferenceValue], question: str = "How are we doing?") -> list[str]:
     contract = extract_claims("TC_001", question, answer)
-    verdicts = verify_claims(contract, refs, answer=answer)
+    verdicts = verify_claims(contract, refs, answer=answer, question=question)
     assert [v.claim_id for v in verdicts] == [c.id for c in contract.claims]
     return [v.verdict for v in verdicts]
 
@@ -426,3 +426,187 @@ def test_dimension_errors_only_when_every_reference_failed() -> None:
 def test_stale_verdicts_do_not_count_as_checked() -> None:
     result = oracle_dimension(verdicts_of("stale", S), [PCT], has_reference=True)
     assert result.score == 1.0 and result.details["stale"] == 1 and "1 stale" in result.reason
+
+
+# --------------------------------------------------------------------------- ranges and changes
+
+
+@pytest.mark.parametrize(
+    ("answer", "truth", "unit", "verdict"),
+    [
+        ("It is between 40 and 45%.", 44.0, "percent", S),
+        ("It is between 40 and 45%.", 45.4, "percent", S),
+        ("It is between 40 and 45%.", 46.0, "percent", C),
+        ("It is 40-45%.", 38.0, "percent", C),
+        ("We have 500-520 items.", 512, "count", S),
+        ("We have between 450 and 480 items.", 512, "count", C),
+        ("It costs $1.2–1.3M.", 1_234_567, "currency", S),
+        ("It costs $1.4–1.6M.", 1_234_567, "currency", C),
+    ],
+)
+def test_ranges_hold_the_truth_within_their_bounds(
+    answer: str, truth: float, unit: str, verdict: str
+) -> None:
+    assert run(answer, [ref(truth, unit)]) == [verdict]
+
+
+MONTHS = ref(
+    {"columns": ["period", "completed"], "rows": [["2026-04", 281], ["2026-05", 305]]},
+    "count",
+    name="monthly",
+)
+DELTA = ref(24, "count", name="monthly_change")
+RATE_CHANGE = ref(3.0, name="rate_change")
+RATES = [ref(59.57, params={"group": "West"}), ref(51.18, params={"group": "East"})]
+
+
+@pytest.mark.parametrize(
+    ("answer", "refs", "expected"),
+    [
+        # a change value is what a change claim is compared with
+        ("Completions were up 24.", [DELTA], [S]),
+        ("Completions were up 42.", [DELTA], [C]),
+        ("Completions were down 24.", [DELTA], [C]),
+        ("It changed by -5.2%.", [CHANGE], [S]),
+        ("It rose 5.2%.", [CHANGE], [C]),
+        # otherwise the difference of the two labelled levels, signed for periods
+        ("In 2026-05, 305 were completed, up 24 from 2026-04.", [MONTHS], [S, S]),
+        ("In 2026-05, 305 were completed, down 24 from 2026-04.", [MONTHS], [S, C]),
+        ("In 2026-05, 305 were completed, up 42 from 2026-04.", [MONTHS], [S, C]),
+        ("Completions grew 8.5% from 2026-04 to 2026-05.", [MONTHS], [S]),
+        ("Completions fell 8.5% from 2026-04 to 2026-05.", [MONTHS], [C]),
+        ("West is 8.4 points ahead of East.", RATES, [S]),
+        ("West is 12.6 points ahead of East.", RATES, [C]),
+        ("East is 8.4 points behind West.", RATES, [S]),
+        # a change beside a single level cannot be derived
+        ("The rate is 92.5%, up 3 points on last quarter.", [PCT], [S, U]),
+        ("Completions rose by 7.", [MONTHS], [U]),
+        # the level a change is stated beside is never taken for the change, nor the reverse
+        ("The rate is 92.5%, up 92.5 points.", [PCT, RATE_CHANGE], [S, C]),
+        ("The rate is 3.0%, up 3.0 points.", [PCT, RATE_CHANGE], [C, S]),
+        ("The rate rose 3 points.", [PCT, RATE_CHANGE], [S]),
+    ],
+)
+def test_change_claims(answer: str, refs: list[ReferenceValue], expected: list[str]) -> None:
+    assert run(answer, refs) == expected
+
+
+def test_change_between_periods_named_in_the_question() -> None:
+    question = "How did completions change from 2026-04 to 2026-05?"
+    assert run("They rose from 281 to 305, up 24.", [MONTHS], question) == [S, S, S]
+    assert run("They fell from 305 to 281, down 24.", [MONTHS], question) == [C, C, C]
+    assert run("Completions rose by 24.", [MONTHS], question) == [S]
+
+
+def test_from_to_endpoints_take_the_earlier_and_later_period() -> None:
+    answer = "Completions went up from 281 to 305 between 2026-04 and 2026-05."
+    assert run(answer, [MONTHS]) == [S, S]
+    assert run(answer.replace("305", "350"), [MONTHS]) == [S, C]
+
+
+def test_negative_levels_and_magnitudes() -> None:
+    loss = ref(-45_200, "currency", name="net_cash_flow")
+    assert run("Net cash flow was -$45,200.", [loss]) == [S]
+    assert run("Net cash flow was minus 45.2 thousand dollars.", [loss]) == [S]
+    assert run("Net cash flow was -$52,400.", [loss]) == [C]
+    assert run("It closed with a shortfall of $45,200.", [loss]) == [S]
+
+
+def test_a_year_answer_is_checked_against_a_year_reference() -> None:
+    year = ref(2025, None, kind="sql", name="SELECT year")
+    question = "In which year were most items integrated?"
+    assert run("2025.", [year], question) == [S]
+    assert run("Most were integrated in 2026.", [year], question) == [C]
+    assert run("Most were integrated in 2026.", [year]) == []
+
+
+def test_a_claim_right_after_a_labelled_one_shares_its_label() -> None:
+    top = ref(
+        {
+            "columns": ["region", "rate", "done"],
+            "rows": [["West", 59.57, 305], ["South", 52.52, 229], ["East", 51.18, 239]],
+        },
+        column_units={"rate": "percent", "done": "count"},
+    )
+    answer = "West (59.6%, 305 done), South (52.5%, 239) and East (51.2%, 229)."
+    assert run(answer, [top]) == [S, S, S, C, S, C]
+
+
+def test_a_label_may_drop_a_generic_last_word() -> None:
+    card = ref({"completion rate": 52.52, "readiness rate": 65.07})
+    assert run("Completion is 52.5% and readiness 56.1%.", [card]) == [S, C]
+
+
+# --------------------------------------------------------------------------- rankings
+
+TOP = ref(
+    {
+        "columns": ["region", "completion_rate", "completed_sites"],
+        "rows": [
+            ["West", 59.57, 305],
+            ["South", 52.52, 229],
+            ["East", 51.18, 239],
+            ["Central", 41.33, 143],
+            ["North", 35.15, 84],
+        ],
+    },
+    column_units={"completion_rate": "percent", "completed_sites": "count"},
+    name="regions_by_completion",
+)
+TOP3 = ref(
+    {
+        "columns": ["region", "completion_rate"],
+        "rows": [["West", 59.57], ["South", 52.52], ["East", 51.18]],
+    },
+    name="top_regions",
+    params={"n": 3},
+)
+VENDORS = ref({"Nokia": 814, "Ericsson": 679, "Samsung": 507}, "count", name="items_by_vendor")
+
+
+@pytest.mark.parametrize(
+    ("answer", "refs", "expected"),
+    [
+        ("West has the most completed sites.", [TOP], [S]),
+        ("East has the second most completed sites.", [TOP], [S]),
+        ("East has the second-highest completion rate.", [TOP], [C]),
+        ("South ranks second.", [TOP], [S]),
+        ("North has the lowest completion rate.", [TOP], [S]),
+        ("Central has the lowest completion rate.", [TOP], [C]),
+        ("North comes last.", [TOP], [S]),
+        ("The top three regions are West, South and East.", [TOP], [S, S, S]),
+        ("The top three regions are West, East and Central.", [TOP], [S, S, C]),
+        ("The top three regions are West, East and Central.", [TOP3], [S, S, C]),
+        ("Central has the highest completion rate.", [TOP3], [C]),
+        ("North has the lowest completion rate.", [TOP3], [U]),
+        ("Nokia has the most sites.", [VENDORS], [S]),
+        ("Samsung has the most sites.", [VENDORS], [C]),
+        ("Samsung has the fewest sites. Ericsson ranks second.", [VENDORS], [S, S]),
+        ("West has the highest rate.", RATES, [S]),
+        ("East has the highest rate.", RATES, [C]),
+        ("West has the highest rate.", [WEST_PARAM], [U]),
+        ("Atlantis has the most sites.", [VENDORS], [U]),
+    ],
+)
+def test_ranking_claims(answer: str, refs: list[ReferenceValue], expected: list[str]) -> None:
+    assert run(answer, refs) == expected
+
+
+def test_ranking_is_unverifiable_when_the_metric_is_ambiguous() -> None:
+    both = ref(
+        {"columns": ["region", "audits", "sites"], "rows": [["West", 10, 3], ["East", 5, 7]]},
+        "count",
+    )
+    assert run("West ranks first.", [both]) == [U]
+    assert run("West has the most audits.", [both]) == [S]
+    assert run("West has the most sites.", [both]) == [C]
+
+
+def test_ranking_verdict_shows_the_ordering() -> None:
+    (verdict,) = verify_claims(
+        extract_claims("TC_001", "q", "Central has the lowest completion rate."),
+        [TOP],
+        answer="Central has the lowest completion rate.",
+    )
+    assert verdict.verdict == C and "Central ranks #2 of 5" in verdict.reason
+    assert [e.value for e in verdict.evidence][:2] == [35.15, 41.33]

@@ -52,7 +52,7 @@ def _dim(name: str, score: float | None, state: str = "scored", **details: Any) 
 
 def realistic_run(n: int, seed: int = 7) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """A run of ``n`` cases with passes, oracle and safety failures, chatbot errors, judge errors,
-    skipped dimensions, warnings, tags and contradicted claims; case TC_0005 answers with a script."""
+    skipped dimensions, warnings, tags and contradicted claims; TC_0005 answers with a script."""
     rnd = random.Random(seed)
     outcomes = []
     details: dict[str, dict[str, Any]] = {

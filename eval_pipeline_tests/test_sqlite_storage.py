@@ -44,7 +44,7 @@ from dagster._core.events import (
     StepMaterializationData,
 )
 from dagster._core.events.log import EventLogEntry
-from dagster._core.storage.event_log.base import EventLogStorage
+from dagster._core.storage.event_log.base import EventLogRecord, EventLogStorage
 from dagster._core.storage.event_log.sqlite.sqlite_event_log import SqliteEventLogStorage
 from dagster._core.storage.tags import (
     ASSET_PARTITION_RANGE_END_TAG,
@@ -52,6 +52,7 @@ from dagster._core.storage.tags import (
 )
 from dagster._utils.test.data_versions import get_stale_status_resolver
 
+from eval_pipeline.dagster_shell import sqlite_storage
 from eval_pipeline.dagster_shell.sqlite_storage import (
     BATCH_SIZE_ENV,
     BatchingSqliteEventLogStorage,
@@ -61,8 +62,9 @@ from eval_pipeline.dagster_shell.sqlite_storage import (
 from eval_pipeline.settings import PROJECT_ROOT
 
 FAST_DIR = "/dev/shm" if os.path.isdir("/dev/shm") else None
-RUNS = DynamicPartitionsDefinition(name="t_runs")
-CASES = DynamicPartitionsDefinition(name="t_cases")
+RUNS_NAME, CASES_NAME = "t_runs", "t_cases"
+RUNS = DynamicPartitionsDefinition(name=RUNS_NAME)
+CASES = DynamicPartitionsDefinition(name=CASES_NAME)
 RUN_CASE = MultiPartitionsDefinition({"run": RUNS, "case": CASES})
 RUN_KEYS = ["r1", "r2"]
 CASE_KEYS = [f"c{i:03d}" for i in range(100)]
@@ -80,7 +82,7 @@ SAMPLE = [str(mpk(r, CASE_KEYS[i])) for r in RUN_KEYS for i in (0, 9, 10, 39, 40
 
 
 class MemoryIOManager(IOManager):
-    """Keeps a step's ``{partition key: value}`` output; Dagster's file IO managers refuse ranges."""
+    """Keeps a step's ``{partition key: value}``; Dagster's file IO managers refuse ranges."""
 
     def __init__(self) -> None:
         self.values: dict[tuple[str, str], Any] = {}
@@ -129,7 +131,10 @@ def run_range(
         instance=instance,
         resources={"io_manager": io},
         run_config=QUIET,
-        tags={ASSET_PARTITION_RANGE_START_TAG: str(first), ASSET_PARTITION_RANGE_END_TAG: str(last)},
+        tags={
+            ASSET_PARTITION_RANGE_START_TAG: str(first),
+            ASSET_PARTITION_RANGE_END_TAG: str(last),
+        },
     )
     assert result.success
 
@@ -137,8 +142,8 @@ def run_range(
 def play_scenario(instance: DagsterInstance) -> list[AssetsDefinition]:
     """All 200 partitions of up in one run; then up v2 and down on r1 × c000–c039 together;
     then up v3 on r1 × c000–c009, which leaves those partitions of down stale."""
-    instance.add_dynamic_partitions(RUNS.name, RUN_KEYS)
-    instance.add_dynamic_partitions(CASES.name, CASE_KEYS)
+    instance.add_dynamic_partitions(RUNS_NAME, RUN_KEYS)
+    instance.add_dynamic_partitions(CASES_NAME, CASE_KEYS)
     io = MemoryIOManager()
     run_range(instance, build_assets("1"), io, [UP], mpk("r1", "c000"), mpk("r2", "c099"))
     run_range(instance, build_assets("2"), io, [UP, DOWN], mpk("r1", "c000"), mpk("r1", "c039"))
@@ -147,11 +152,20 @@ def play_scenario(instance: DagsterInstance) -> list[AssetsDefinition]:
     return latest
 
 
+def materialization_tags(record: EventLogRecord) -> Mapping[str, str]:
+    materialization = record.asset_materialization
+    assert materialization is not None
+    return materialization.tags or {}
+
+
 def snapshot(instance: DagsterInstance, assets: list[AssetsDefinition]) -> dict[str, Any]:
     """What Dagster reads back about each asset, with run ids replaced by their order."""
     runs = {r.run_id: f"run{i}" for i, r in enumerate(reversed(instance.get_runs()))}
     storage = instance.event_log_storage
     resolver = get_stale_status_resolver(instance, assets)
+    in_progress = (
+        storage.get_latest_asset_partition_materialization_attempts_without_materializations
+    )
     all_keys = [str(mpk(r, c)) for r in RUN_KEYS for c in CASE_KEYS]
     state: dict[str, Any] = {"storage": type(storage).__name__}
     for key in (UP, DOWN):
@@ -163,7 +177,7 @@ def snapshot(instance: DagsterInstance, assets: list[AssetsDefinition]) -> dict[
         planned = [instance.get_latest_planned_materialization_info(key, p) for p in SAMPLE]
         state[key.to_user_string()] = {
             "materializations": [
-                (r.storage_id, r.partition_key, runs[r.run_id], r.asset_materialization.tags)
+                (r.storage_id, r.partition_key, runs[r.run_id], materialization_tags(r))
                 for r in records
             ],
             "materialized": sorted(instance.get_materialized_partitions(key)),
@@ -183,9 +197,7 @@ def snapshot(instance: DagsterInstance, assets: list[AssetsDefinition]) -> dict[
                 key, DagsterEventType.ASSET_MATERIALIZATION, [DATA_VERSION_TAG]
             ),
             "planned": [(runs[i.run_id], i.storage_id) if i else None for i in planned],
-            "in_progress": storage.get_latest_asset_partition_materialization_attempts_without_materializations(
-                key
-            ),
+            "in_progress": in_progress(key),
             "stale": [
                 (
                     resolver.get_status(key, p),
@@ -325,7 +337,8 @@ def mixed_batch() -> list[EventLogEntry]:
 def dump(base_dir: Path) -> dict[str, list[tuple[Any, ...]]]:
     """Rows of the tables asset events touch, in every shard (not the rows' wall-clock times)."""
     tables = {
-        "event_logs": "id, run_id, event, dagster_event_type, timestamp, step_key, asset_key, partition",
+        "event_logs": "id, run_id, event, dagster_event_type, timestamp, step_key, asset_key, "
+        "partition",
         "asset_keys": "id, asset_key, last_materialization, last_run_id, asset_details, "
         "wipe_timestamp, last_materialization_timestamp, tags, cached_status_data",
         "asset_event_tags": "*",
@@ -336,7 +349,7 @@ def dump(base_dir: Path) -> dict[str, list[tuple[Any, ...]]]:
             present = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
             for table, columns in tables.items():
                 if table in present:
-                    query = f"SELECT {columns} FROM {table} ORDER BY 1"  # noqa: S608
+                    query = f"SELECT {columns} FROM {table} ORDER BY 1"
                     rows[f"{db.stem}.{table}"] = conn.execute(query).fetchall()
     return rows
 
@@ -349,17 +362,26 @@ def store(storage: EventLogStorage, events: Sequence[EventLogEntry], batched: bo
             storage.store_event(entry)
 
 
-def test_mixed_batch_leaves_the_same_rows_as_one_by_one(tmp_path: Path) -> None:
+@pytest.fixture
+def fast_tmp(tmp_path: Path) -> Iterator[Path]:
+    if FAST_DIR is None:
+        yield tmp_path
+        return
+    with tempfile.TemporaryDirectory(dir=FAST_DIR) as path:
+        yield Path(path)
+
+
+def test_mixed_batch_leaves_the_same_rows_as_one_by_one(fast_tmp: Path) -> None:
     events = mixed_batch()
-    reference = SqliteEventLogStorage(str(tmp_path / "default"))
-    batching = BatchingSqliteEventLogStorage(str(tmp_path / "batching"))
+    reference = SqliteEventLogStorage(str(fast_tmp / "default"))
+    batching = BatchingSqliteEventLogStorage(str(fast_tmp / "batching"))
     try:
         store(reference, events, batched=False)
         store(batching, events, batched=True)
     finally:
         reference.dispose()
         batching.dispose()
-    expected, got = dump(tmp_path / "default"), dump(tmp_path / "batching")
+    expected, got = dump(fast_tmp / "default"), dump(fast_tmp / "batching")
     assert len(expected["index.event_logs"]) == len(events) - 1  # the log line stays in its run
     assert len(expected["index.asset_keys"]) == 3 and len(expected["index.asset_event_tags"]) == 13
     assert got == expected
@@ -405,3 +427,21 @@ def test_enable_event_batching_keeps_an_explicit_setting(monkeypatch: pytest.Mon
     monkeypatch.setenv(BATCH_SIZE_ENV, "0")
     enable_event_batching()
     assert os.environ[BATCH_SIZE_ENV] == "0"
+
+
+def test_engines_of_idle_shards_are_dropped(
+    fast_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite_storage, "ENGINE_CACHE_SIZE", 2)
+    storage = BatchingSqliteEventLogStorage(str(fast_tmp))
+    run_ids = [f"run-{i}" for i in range(4)]
+    try:
+        for i, run_id in enumerate(run_ids):
+            storage.store_event(_log(run_id, 2000.0 + i))
+        readback = [storage.get_records_for_run(run_id).records for run_id in run_ids]
+        assert len(storage._engines) == 2
+    finally:
+        storage.dispose()
+    assert [[r.event_log_entry.timestamp for r in records] for records in readback] == [
+        [2000.0 + i] for i in range(4)
+    ]

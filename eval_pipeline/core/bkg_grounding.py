@@ -31,7 +31,7 @@ Nothing to ground — no SQL, no BKG vocabulary, and a refusal (or no answer at 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from statistics import fmean
 from typing import Any
@@ -40,6 +40,8 @@ import numpy as np
 from sqlglot import exp
 
 from eval_pipeline.core.embeddings import Embedder, EmbeddingError, cosine_ramp, default_embedder
+from eval_pipeline.core.judges import JudgedScore
+from eval_pipeline.core.llm import JudgeError
 from eval_pipeline.core.models import BKG, DimensionResult, Table
 from eval_pipeline.core.on_topic import is_refusal
 from eval_pipeline.core.sql_check import parse_sql, tables_in_sql
@@ -202,8 +204,14 @@ def bkg_dimension(
     *,
     top_k: int = 3,
     embedder: Embedder | None = None,
+    judge_part: Callable[[list[str]], JudgedScore] | None = None,
+    judge_method: str = "",
 ) -> DimensionResult:
-    """Entity/schema grounding of the answer and its SQL in the BKG (see module docstring)."""
+    """Entity/schema grounding of the answer and its SQL in the BKG (see module docstring).
+
+    With ``judge_part`` (a schema-aware LLM judge over the retrieved top-K tables), the judge's
+    score replaces the embedding retrieval part of the weighted sum.
+    """
     vocab = _Vocabulary.of(bkg)
     names = _SqlNames.of(sql_statements)
     heuristic, heuristic_details, problems = _heuristic(answer, names, vocab)
@@ -234,6 +242,17 @@ def bkg_dimension(
         )
     except EmbeddingError as exc:
         return DimensionResult(name="bkg", state="error", method=METHOD, reason=str(exc))
+    method = METHOD
+    if retrieval is not None and judge_part is not None:
+        method = f"heuristic+{judge_method}"
+        top = [str(r["table"]) for r in retrieval_details["retrieved"]]
+        try:
+            judged = judge_part(top)
+        except JudgeError as exc:
+            return DimensionResult(name="bkg", state="error", method=method, reason=str(exc))
+        retrieval_details = {**retrieval_details, "judge": judged.details, "embedding": retrieval}
+        retrieval = judged.score
+        problems.append(f"judge: {judged.reason}")
     if retrieval is None:
         score = heuristic
         summary = f"heuristic {heuristic:.2f} alone: the BKG has no table to retrieve"
@@ -250,7 +269,7 @@ def bkg_dimension(
         name="bkg",
         state="scored",
         score=round(score, 4),
-        method=METHOD,
+        method=method,
         reason="; ".join([summary, *problems]),
         details={
             "heuristic": round(heuristic, 4),

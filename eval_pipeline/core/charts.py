@@ -35,10 +35,7 @@ def bin_counts(values: Sequence[float], lo: float, hi: float, bins: int) -> list
     counts = [0] * bins
     span = hi - lo
     for value in values:
-        if span <= 0:
-            index = 0
-        else:
-            index = min(bins - 1, max(0, math.floor((value - lo) / span * bins)))
+        index = 0 if span <= 0 else min(bins - 1, max(0, math.floor((value - lo) / span * bins)))
         counts[index] += 1
     return counts
 
@@ -54,9 +51,7 @@ def _text(x: float, y: float, content: str, *, anchor: str = "middle", extra: st
     )
 
 
-def _frame(
-    title: str, body: Sequence[str], x_label: str, y_label: str, top: int = _TOP
-) -> Markup:
+def _frame(title: str, body: Sequence[str], x_label: str, y_label: str, top: int = _TOP) -> Markup:
     plot_bottom = HEIGHT - _BOTTOM
     mid_y = (top + plot_bottom) / 2
     parts = [
@@ -139,7 +134,7 @@ def line_chart(
     lo: float = 0.0,
     hi: float = 1.0,
 ) -> Markup:
-    """Lines over ordered x positions (runs); a ``None`` breaks the line instead of dropping to 0."""
+    """Lines over ordered x positions (runs); a ``None`` breaks a line rather than dropping to 0."""
     if not x_labels:
         return _no_data(title, x_label, y_label)
     top = _TOP + 14  # room for the legend under the title

@@ -7,12 +7,14 @@ indexing step can be forgotten and nothing is stored twice. ``create_history_vie
 them; it is idempotent and safe to call on every start.
 
 ``eval_latest_records``
-    The newest row of ``records`` per (asset, run_key, case_id): the current result.
+    The newest row of ``records`` per (asset, run_key, case_id): the current result, with
+    ``reused`` as 0/1 on both databases.
 ``eval_dimension_scores``
     One row per judge_scores materialization × dimension: ``record_id``, ``run_key``,
     ``case_id``, ``dimension``, ``state`` (scored / skipped / error), ``score`` (float, NULL
-    unless scored), ``method``, ``reason``, ``created_at``, ``dagster_run_id`` and ``is_latest``
-    (1 for the current materialization of that run and case, else 0).
+    unless scored), ``method``, ``reason``, ``created_at``, ``dagster_run_id``, ``reused`` (1
+    when the row was copied from an earlier run because its inputs were unchanged) and
+    ``is_latest`` (1 for the current materialization of that run and case, else 0).
 ``eval_claims``
     One row per claim of the current ``extracted_claims`` of each run and case, with the verdict
     of the current ``oracle_verdicts`` for that claim (NULL when the oracle gave none):
@@ -85,7 +87,8 @@ class _JSON:
 def _view_sql(j: _JSON) -> dict[str, str]:
     latest = """
         SELECT r.id, r.asset, r.run_key, r.case_id, r.created_at, r.dagster_run_id,
-               r.content_hash, r.payload
+               r.content_hash, r.input_fingerprint,
+               CASE WHEN r.reused THEN 1 ELSE 0 END AS reused, r.payload
         FROM records r
         JOIN (SELECT MAX(id) AS id FROM records GROUP BY asset, run_key, case_id) newest
           ON newest.id = r.id
@@ -97,6 +100,7 @@ def _view_sql(j: _JSON) -> dict[str, str]:
                {j.text("d.value", "method")} AS method,
                {j.text("d.value", "reason")} AS reason,
                r.created_at, r.dagster_run_id,
+               CASE WHEN r.reused THEN 1 ELSE 0 END AS reused,
                CASE WHEN newest.id IS NULL THEN 0 ELSE 1 END AS is_latest
         FROM records r
         CROSS JOIN {j.members("r.payload", "dimensions", "d")}

@@ -582,10 +582,11 @@ class JudgeClient:
 
     def _log_retry(self, state: RetryCallState) -> None:
         exc = state.outcome.exception() if state.outcome else None
+        status = _status(exc) if exc is not None else None
         wait = state.next_action.sleep if state.next_action else 0.0
         log.info(
             "judge endpoint failed (%s); retry %d of %d in %.2f s",
-            _status(exc) if exc is not None and _status(exc) else type(exc).__name__,
+            status if status is not None else type(exc).__name__,
             state.attempt_number,
             self.settings.max_retries,
             wait,

@@ -10,6 +10,7 @@ than leaving a claim unverified.
 from __future__ import annotations
 
 import calendar
+import itertools
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -200,9 +201,15 @@ def reference_entries(rv: ReferenceValue) -> list[ReferenceEntry]:
 # --------------------------------------------------------------------------- alignment
 
 
+_GENERIC_LAST_WORDS = frozenset({"rate", "ratio", "share", "level", "percentage"})
+
+
 def _aliases(label: str) -> set[str]:
     """Ways an answer may write a label: as is, with spaces for underscores, a month in words."""
     aliases = {label.strip(), label.replace("_", " ").strip()}
+    words = label.replace("_", " ").split()
+    if len(words) >= 2 and words[-1].casefold() in _GENERIC_LAST_WORDS:
+        aliases.add(" ".join(words[:-1]))  # "NAS readiness" for "NAS readiness rate"
     month = re.fullmatch(r"(\d{4})-(\d{2})(?:-01)?", label.strip())
     if month and 1 <= int(month.group(2)) <= 12:
         year, number = month.group(1), int(month.group(2))
@@ -241,13 +248,33 @@ def _separation(between: str) -> int:
     return sum(weight * len(p.findall(between)) for p, weight in _SEPARATORS)
 
 
-def claim_labels(answer: str, claims: Sequence[Claim], labels: set[str]) -> dict[str, set[str]]:
+_CONTINUES = re.compile(r"\s*[,/]?\s*\(?\s*")
+_FROM_BEFORE = re.compile(r"\b(?i:from)\s+$")
+_TO_BETWEEN = re.compile(r"\s+(?i:to)\s+")
+_PERIOD = re.compile(r"\d{4}(?:-\d{2}(?:-\d{2})?|[- ]?(?:q|h)[1-4])?|(?:q|h)[1-4][- ]?\d{4}")
+
+
+def _is_period(key: str) -> bool:
+    return _PERIOD.fullmatch(key) is not None
+
+
+def _ordered_periods(keys: Sequence[str]) -> list[str]:
+    """The distinct period labels of ``keys``, earliest first (ISO labels sort by time)."""
+    return sorted({k for k in keys if _is_period(k)})
+
+
+def claim_labels(
+    answer: str, claims: Sequence[Claim], labels: set[str], *, question: str = ""
+) -> dict[str, set[str]]:
     """Label keys each claim is stated for: every label mention goes to the closest claim of its
     sentence (fewest clause breaks, then distance, then the claim that follows it); in a table row
-    written with pipes it goes to every claim of the row."""
+    written with pipes it goes to every claim of the row; a claim right after a labelled one
+    ("West (59.6%, 305 sites)") shares its labels; and in "from X to Y" the two ends take the
+    earlier and the later of the two periods named (in the sentence, else in the question)."""
     attached: dict[str, set[str]] = {c.id: set() for c in claims}
     sentences = sentence_spans(answer)
-    for start, end, key in _mentions(answer, labels, claims):
+    mentions = _mentions(answer, labels, claims)
+    for start, end, key in mentions:
         sentence = next(((s, e) for s, e in sentences if s <= start < e), None)
         if sentence is None:
             continue
@@ -263,6 +290,25 @@ def claim_labels(answer: str, claims: Sequence[Claim], labels: set[str]) -> dict
             scored.append((_separation(between), len(between), not follows, claim.id))
         if scored and min(scored)[0] <= _MAX_SEPARATION:
             attached[min(scored)[3]].add(key)
+    asked = [key for _, _, key in _mentions(question, labels, [])]
+    for sentence in sentences:
+        local = sorted(
+            (c for c in claims if sentence[0] <= c.span[0] < sentence[1]), key=lambda c: c.span
+        )
+        named = [key for start, _, key in mentions if sentence[0] <= start < sentence[1]]
+        for before, after in itertools.pairwise(local):
+            between = answer[before.span[1] : after.span[0]]
+            if not attached[after.id] and attached[before.id] and _CONTINUES.fullmatch(between):
+                attached[after.id] = set(attached[before.id])
+            periods = _ordered_periods(named) or _ordered_periods(asked)
+            if (
+                len(periods) == 2
+                and _FROM_BEFORE.search(answer[: before.span[0]])
+                and _TO_BETWEEN.fullmatch(between)
+            ):
+                for claim, period in ((before, periods[0]), (after, periods[1])):
+                    others = {k for k in attached[claim.id] if not _is_period(k)}
+                    attached[claim.id] = others | {period}
     return attached
 
 
@@ -303,21 +349,25 @@ def matches(claim: Claim, entry: ReferenceEntry) -> bool:
     """Does the stated number agree with this reference number at the precision it is written?"""
     if claim.value is None:
         return False
-    truth = entry.value
-    if claim.value >= 0 > truth:
-        truth = -truth  # "fell 5.2%" states a magnitude
-    for scale in _claimed_scales(claim, entry):
-        stated = claim.value * scale
-        slack = 1e-9 * max(1.0, abs(truth))
-        if claim.bound == "at_least":
-            agrees = truth >= stated - slack
-        elif claim.bound == "at_most":
-            agrees = truth <= stated + slack
-        else:
-            agrees = abs(stated - truth) <= tolerance(claim, truth, scale)
-        if agrees:
-            return True
-    return False
+    return any(
+        agrees(claim, claim.value * scale, entry.value, scale)
+        for scale in _claimed_scales(claim, entry)
+    )
+
+
+def agrees(claim: Claim, stated: float, truth: float, scale: float = 1.0) -> bool:
+    """``stated`` (the claim in the truth's scale) against ``truth``: bounds, precision, hedge.
+    A level written without sign, or a change written without direction, states a magnitude."""
+    if claim.kind != "comparison" and stated >= 0 > truth:
+        truth = -truth  # "a loss of $1.2M" states a magnitude
+    if claim.kind == "comparison" and claim.direction is None:
+        stated, truth = abs(stated), abs(truth)
+    slack = 1e-9 * max(1.0, abs(truth))
+    if claim.bound == "at_least":
+        return truth >= stated - slack
+    if claim.bound == "at_most":
+        return truth <= stated + slack
+    return abs(stated - truth) <= tolerance(claim, truth, scale)
 
 
 def comparable(claim: Claim, entry: ReferenceEntry) -> bool:
@@ -403,27 +453,60 @@ def _unverifiable(claim: Claim, reason: str, references: Sequence[ReferenceValue
     return Verdict(claim_id=claim.id, verdict="unverifiable", reason=reason, evidence=evidence)
 
 
+_CHANGE_WORDS = re.compile(
+    r"\b(?:change|changes|changed|delta|diff|difference|growth|increase|decrease|variation|"
+    r"variance|yoy|mom|qoq|wow|vs)\b"
+)
+
+
+def is_change(entry: ReferenceEntry) -> bool:
+    """A reference number that is itself a change (named so by its function, label, column or
+    key), which change claims are compared with before anything is derived from levels."""
+    ref = entry.source.reference
+    names = [ref.label or "", entry.column or "", *entry.labels]
+    if ref.kind != "sql":
+        names.append(ref.target)
+    return any(_CHANGE_WORDS.search(_key(name)) for name in names)
+
+
 def verify_claims(
-    contract: ClaimContract, references: Sequence[ReferenceValue], *, answer: str
+    contract: ClaimContract,
+    references: Sequence[ReferenceValue],
+    *,
+    answer: str,
+    question: str = "",
 ) -> list[Verdict]:
-    """One verdict per claim of the contract, in order; no claim is dropped."""
+    """One verdict per claim of the contract, in order; no claim is dropped. Levels are checked
+    against level values, changes against change values (else the difference of two labelled
+    levels), rankings against the ordering of a labelled series."""
     usable = [rv for rv in references if rv.error is None]
     groups = [reference_entries(rv) for rv in usable]
-    numeric = [c for c in contract.claims if c.value is not None]
+    change_groups = [[e for e in own if is_change(e)] for own in groups]
+    level_groups = [[e for e in own if not is_change(e)] for own in groups]
+    if not any(level_groups):
+        level_groups = groups
+    numeric = [c for c in contract.claims if c.kind == "numeric" and c.value is not None]
+    changes = [c for c in contract.claims if c.kind == "comparison" and c.value is not None]
     labels = {label for rv in usable for label in scope_labels(rv)}
     labels |= {label for own in groups for e in own for label in e.labels}
-    keys = claim_labels(answer, numeric, labels)
-    assessments = {c.id: _assess(c, keys[c.id], groups) for c in numeric}
+    keys = claim_labels(answer, numeric, labels, question=question)
+    change_keys = claim_labels(answer, [*numeric, *changes], labels, question=question)
+    assessments = {c.id: _assess(c, keys[c.id], level_groups) for c in numeric}
     confirmed = {id(a.match) for a in assessments.values() if a.match is not None}
-    single = [own[0] for own in groups if len(own) == 1]
+    single = [own[0] for own in level_groups if len(own) == 1]
+    context = _ChangeContext(answer, question, labels, groups, change_groups, level_groups)
 
     verdicts: list[Verdict] = []
     for claim in contract.claims:
         assessment = assessments.get(claim.id)
-        if assessment is None:
-            verdicts.append(_unverifiable(claim, "not a numeric claim", usable))
-        elif not any(groups):
+        if not any(groups):
             verdicts.append(_unverifiable(claim, "no reference value is available", usable))
+        elif claim.kind == "ranking":
+            verdicts.append(verify_ranking(claim, answer, groups, usable))
+        elif claim in changes:
+            verdicts.append(_verify_change(claim, change_keys[claim.id], context, usable))
+        elif assessment is None:
+            verdicts.append(_unverifiable(claim, "not a numeric claim", usable))
         elif assessment.match is not None:
             verdicts.append(_supported(claim, assessment.match))
         elif assessment.aligned:
@@ -484,6 +567,283 @@ def _unlabeled(
             evidence=[truth.evidence()],
         )
     return _unverifiable(claim, why, usable)
+
+
+# --------------------------------------------------------------------------- changes
+
+
+@dataclass(frozen=True)
+class _ChangeContext:
+    answer: str
+    question: str
+    labels: set[str]
+    groups: list[list[ReferenceEntry]]
+    change_groups: list[list[ReferenceEntry]]
+    level_groups: list[list[ReferenceEntry]]
+
+
+def _sentence_of(answer: str, position: int) -> tuple[int, int]:
+    return next(((s, e) for s, e in sentence_spans(answer) if s <= position < e), (0, len(answer)))
+
+
+def _verify_change(
+    claim: Claim, keys: set[str], ctx: _ChangeContext, usable: list[ReferenceValue]
+) -> Verdict:
+    """A change claim: against a change value when the references hold one, else against the
+    difference of the two labelled levels its sentence (or the question) names."""
+    if any(ctx.change_groups):
+        assessment = _assess(claim, keys, ctx.change_groups)
+        if assessment.match is not None:
+            return _supported(claim, assessment.match)
+        if assessment.aligned:
+            return _contradicted_for_label(assessment)
+        singles = [own[0] for own in ctx.change_groups if len(own) == 1]
+        return _unlabeled(claim, singles, set(), [], usable)
+    pair = _level_pair(claim, ctx)
+    if pair is not None:
+        return _verify_difference(claim, *pair)
+    entries = [e for own in ctx.groups for e in own]
+    if len(entries) == 1 and matches(claim, entries[0]):
+        return _supported(claim, entries[0])
+    return _unverifiable(
+        claim,
+        "a change; the references hold no change value and no two labelled levels to derive it",
+        usable,
+    )
+
+
+def _level_pair(
+    claim: Claim, ctx: _ChangeContext
+) -> tuple[ReferenceEntry, ReferenceEntry, bool] | None:
+    """The two levels a change is between: one metric at two of the labels named, the earlier
+    period first when both are periods (then the sign counts), else in the order named."""
+    start, end = _sentence_of(ctx.answer, claim.span[0])
+    named = [k for s, _, k in _mentions(ctx.answer, ctx.labels, []) if start <= s < end]
+    if len(set(named)) < 2:
+        named = [k for _, _, k in _mentions(ctx.question, ctx.labels, [])]
+    order = list(dict.fromkeys(named))
+    by_metric: dict[tuple[str, str | None], list[tuple[ReferenceEntry, str]]] = {}
+    for own in ctx.level_groups:
+        for entry in own:
+            keys = entry.keys or frozenset(_key(label) for label in scope_labels(entry.source))
+            hits = [k for k in order if k in keys]
+            if len(hits) == 1:
+                metric = (entry.source.reference.target, entry.column)
+                by_metric.setdefault(metric, []).append((entry, hits[0]))
+    pairs = [found for found in by_metric.values() if len({k for _, k in found}) == len(found) == 2]
+    wanted = [p for p in pairs if _suits_change(claim, p[0][0])]
+    if claim.unit == "percent" and not wanted:
+        wanted = pairs
+    if len(wanted) != 1:
+        return None
+    (first, k1), (second, k2) = wanted[0]
+    if _is_period(k1) and _is_period(k2):
+        return (first, second, True) if k1 < k2 else (second, first, True)
+    return (first, second, False) if order.index(k1) < order.index(k2) else (second, first, False)
+
+
+def _suits_change(claim: Claim, level: ReferenceEntry) -> bool:
+    rate = level.unit in ("percent", "fraction")
+    return rate if claim.unit in ("points", "percent") else not rate
+
+
+def _verify_difference(
+    claim: Claim, earlier: ReferenceEntry, later: ReferenceEntry, ordered: bool
+) -> Verdict:
+    assert claim.value is not None
+    rate = earlier.unit in ("percent", "fraction")
+    points = (later.value - earlier.value) * (100.0 if earlier.unit == "fraction" else 1.0)
+    truths = []
+    if claim.unit != "percent" or rate:
+        truths.append(points if rate else later.value - earlier.value)
+    if claim.unit == "percent" and earlier.value:
+        truths.append((later.value - earlier.value) / abs(earlier.value) * 100.0)
+    judged = claim if ordered else claim.model_copy(update={"direction": None})
+    evidence = [earlier.evidence(), later.evidence()]
+    shown = f"{earlier.describe()} = {_fmt(earlier.value)} and {later.describe()} = "
+    shown += _fmt(later.value)
+    if any(agrees(judged, claim.value, truth) for truth in truths):
+        return Verdict(
+            claim_id=claim.id,
+            verdict="supported",
+            reason=f"{claim.text!r} agrees with the change between {shown}",
+            evidence=evidence,
+        )
+    computed = " or ".join(_fmt(round(t, 4)) for t in truths)
+    return Verdict(
+        claim_id=claim.id,
+        verdict="contradicted",
+        reason=f"{claim.text!r} differs from the change between {shown} ({computed})",
+        evidence=evidence,
+    )
+
+
+# --------------------------------------------------------------------------- rankings
+
+_STOP_WORDS = frozenset(
+    (
+        *("the", "and", "for", "with", "per", "by", "of", "in", "on", "at", "to", "from"),
+        *("has", "had", "have", "is", "was", "are", "were", "its", "than"),
+    )
+)
+_RATE_WORDS = frozenset({"rate", "share", "percentage", "percent", "ratio", "proportion"})
+_COUNT_WORDS = frozenset({"most", "fewest", "number", "count", "many"})
+
+
+def _tokens(text: str) -> set[str]:
+    words = re.findall(r"[a-z0-9]+", _key(text))
+    return {
+        w[:-1] if w.endswith("s") and len(w) > 3 else w
+        for w in words
+        if len(w) >= 3 and w not in _STOP_WORDS
+    }
+
+
+@dataclass(frozen=True)
+class _Series:
+    """Numbers of one metric told apart by a label: what a ranking claim is ranked in."""
+
+    entries: list[ReferenceEntry]
+    names: list[frozenset[str]]
+    metric: frozenset[str]
+    source: frozenset[str]
+    headline: bool
+    order: str | None
+    cut: bool
+
+    def position(self, entity: str) -> list[int]:
+        text = _key(entity)
+        return [
+            i
+            for i, names in enumerate(self.names)
+            if any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names)
+        ]
+
+
+def _make_series(
+    entries: list[ReferenceEntry], names: list[frozenset[str]], column: str | None
+) -> _Series:
+    ref = entries[0].source.reference
+    own = ref.target if ref.kind != "sql" else ""
+    values = [e.value for e in entries]
+    pairs = list(itertools.pairwise(values))
+    order = None
+    if len(values) >= 3 and all(a >= b for a, b in pairs):
+        order = "highest"
+    elif len(values) >= 3 and all(a <= b for a, b in pairs):
+        order = "lowest"
+    cut = any(
+        isinstance(v, int) and not isinstance(v, bool) and v == len(entries)
+        for v in ref.params.values()
+    )
+    return _Series(
+        entries=entries,
+        names=names,
+        metric=frozenset(_tokens(column or own)),
+        source=frozenset(_tokens(own) | _tokens(ref.label or "")),
+        headline=column is None or entries[0].unit == entries[0].source.unit,
+        order=order,
+        cut=cut,
+    )
+
+
+def _distinct(names: list[frozenset[str]]) -> list[frozenset[str]] | None:
+    common = frozenset.intersection(*names) if names else frozenset()
+    own = [n - common for n in names]
+    return own if len(own) >= 2 and all(own) and len(set(own)) == len(own) else None
+
+
+def _series(groups: Sequence[list[ReferenceEntry]]) -> list[_Series]:
+    """Every rankable series: a column (or a mapping) of one reference whose numbers each carry
+    their own label, and scalars of one function computed for several labelled params."""
+    found: list[_Series] = []
+    for own in groups:
+        by_column: dict[str | None, list[ReferenceEntry]] = {}
+        for entry in own:
+            by_column.setdefault(entry.column, []).append(entry)
+        for column, entries in by_column.items():
+            names = _distinct([e.keys for e in entries])
+            if names is not None:
+                found.append(_make_series(entries, names, column))
+    lone: dict[tuple[str, str | None], list[ReferenceEntry]] = {}
+    for own in groups:
+        if len(own) == 1 and not own[0].labels:
+            lone.setdefault((own[0].source.reference.target, own[0].unit), []).append(own[0])
+    for entries in lone.values():
+        names = _distinct([frozenset(map(_key, scope_labels(e.source))) for e in entries])
+        if names is not None:
+            found.append(_make_series(entries, names, None))
+    return found
+
+
+def _hinted(series: _Series, words: set[str]) -> bool:
+    rate = series.entries[0].unit in ("percent", "fraction")
+    return bool(words & _RATE_WORDS) if rate else bool(words & _COUNT_WORDS)
+
+
+def verify_ranking(
+    claim: Claim, answer: str, groups: Sequence[list[ReferenceEntry]], usable: list[ReferenceValue]
+) -> Verdict:
+    """Is the entity where the claim puts it in the ordering of the metric its sentence names
+    (by column or function name, then by unit hint, then the reference's headline unit)?"""
+    if claim.entity is None or claim.value is None or claim.direction not in ("highest", "lowest"):
+        return _unverifiable(claim, "a ranking claim without an entity and a rank", usable)
+    every = _series(groups)
+    if not every:
+        return _unverifiable(claim, "no reference lists labelled values to rank", usable)
+    start, end = _sentence_of(answer, claim.span[0])
+    words = _tokens(answer[start:end]) - _tokens(claim.entity)
+    candidates = [s for s in every if s.position(claim.entity)] or every
+
+    def score(s: _Series) -> tuple[int, int, bool, bool]:
+        return (len(s.metric & words), len(s.source & words), _hinted(s, words), s.headline)
+
+    best = max(score(s) for s in candidates)
+    chosen = [s for s in candidates if score(s) == best]
+    if len(chosen) != 1:
+        return _unverifiable(claim, "several reference metrics could be the one ranked", usable)
+    series = chosen[0]
+    rank = int(claim.value)
+    ordered = sorted(series.entries, key=lambda e: e.value, reverse=claim.direction == "highest")
+    shown = ordered[:_MAX_EVIDENCE]
+    listing = ", ".join(f"{e.describe()} = {_fmt(e.value)}" for e in shown)
+    evidence = [e.evidence() for e in shown]
+    where = series.position(claim.entity)
+    partial = series.cut and series.order is not None
+    if partial and series.order != claim.direction:
+        return _unverifiable(claim, f"the reference lists only the first {len(ordered)}", usable)
+    if not where:
+        if partial and rank <= len(ordered):
+            reason = f"{claim.entity} is not among the {len(ordered)} the reference lists"
+            return _ranked(claim, "contradicted", f"{reason}: {listing}", evidence)
+        return _unverifiable(claim, f"{claim.entity} is not a label of the ranked values", usable)
+    if len(where) != 1:
+        return _unverifiable(claim, f"{claim.entity} names several ranked values", usable)
+    value = series.entries[where[0]].value
+    values = [e.value for e in series.entries]
+    if claim.direction == "highest":
+        ahead = sum(v > value for v in values)
+    else:
+        ahead = sum(v < value for v in values)
+    ties = sum(v == value for v in values) - 1
+    holds = ahead + 1 <= rank if claim.bound == "at_most" else ahead + 1 <= rank <= ahead + 1 + ties
+    stated = f"within the {claim.direction} {rank}" if claim.bound == "at_most" else f"#{rank}"
+    reason = (
+        f"{claim.entity} ranks #{ahead + 1} of {len(values)} by {claim.direction} value "
+        f"(claimed {stated}): {listing}"
+    )
+    return _ranked(claim, "supported" if holds else "contradicted", reason, evidence)
+
+
+def _ranked(claim: Claim, verdict: str, reason: str, evidence: list[Evidence]) -> Verdict:
+    return Verdict.model_validate(
+        {
+            "claim_id": claim.id,
+            "verdict": verdict,
+            "reason": reason,
+            "evidence": [e.model_dump() for e in evidence],
+        }
+    )
 
 
 # --------------------------------------------------------------------------- dimension score

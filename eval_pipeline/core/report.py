@@ -180,7 +180,9 @@ def _dimension_order(cases: Sequence[Mapping[str, Any]]) -> list[str]:
     return [d for d in DIMENSIONS if d in seen] + sorted(seen - set(DIMENSIONS))
 
 
-def _dimension_charts(summary: Mapping[str, Any], dimensions: Sequence[str]) -> list[dict[str, Any]]:
+def _dimension_charts(
+    summary: Mapping[str, Any], dimensions: Sequence[str]
+) -> list[dict[str, Any]]:
     charts = []
     for name in dimensions:
         scores = [

@@ -17,7 +17,13 @@ from eval_pipeline.core.bkg_runtime import BKGRuntime
 from eval_pipeline.core.claims import extract_claims
 from eval_pipeline.core.db import Database
 from eval_pipeline.core.embeddings import default_embedder
+from eval_pipeline.core.judges import (
+    bkg_judge_score,
+    content_quality_dimension,
+    on_topic_llm_dimension,
+)
 from eval_pipeline.core.latency import LatencySLA, latency_dimension
+from eval_pipeline.core.llm import JudgeClient
 from eval_pipeline.core.models import (
     BKG,
     ChatPayload,
@@ -92,8 +98,10 @@ def score(
     bkg: BKG,
     sla: LatencySLA,
     live_catalog: Mapping[str, Sequence[str]] | None,
+    judge: JudgeClient | None = None,
 ) -> dict[str, DimensionResult]:
-    """Every dimension of one case; without an LLM judge, on_topic and bkg use embeddings."""
+    """Every dimension of one case; without an LLM judge, on_topic and bkg use embeddings and
+    content_quality is skipped."""
     if oracle.error:
         oracle_dim = DimensionResult(
             name="oracle", state="error", method="deterministic", reason=oracle.error
@@ -107,16 +115,34 @@ def score(
         "sql": sql_dimension(payload, bkg, live_catalog),
         "safety": safety_dimension(case.question, payload.answer),
         "latency": latency_dimension(payload, sla),
-        "content_quality": _skipped("content_quality", "no LLM judge configured"),
     }
+    judged = ("content_quality", "on_topic", "bkg")
     if payload.status == "error":
-        for name in ("on_topic", "bkg"):
+        for name in judged:
             dims[name] = DimensionResult(
-                name=name, state="error", method="embedding", reason="no complete answer to judge"
+                name=name, state="error", method="none", reason="no complete answer to judge"
             )
-    else:
+        return dims
+    sql = payload.sql_statements
+    if judge is None:
+        dims["content_quality"] = _skipped("content_quality", "no LLM judge configured")
         dims["on_topic"] = on_topic_dimension(case.question, payload.answer)
-        dims["bkg"] = bkg_dimension(case.question, payload.answer, payload.sql_statements, bkg)
+        dims["bkg"] = bkg_dimension(case.question, payload.answer, sql, bkg)
+        return dims
+    dims["content_quality"] = content_quality_dimension(
+        judge, case, payload.answer, oracle.verdicts, bkg
+    )
+    dims["on_topic"] = on_topic_llm_dimension(judge, case.question, payload.answer, case_id=case.id)
+    dims["bkg"] = bkg_dimension(
+        case.question,
+        payload.answer,
+        sql,
+        bkg,
+        judge_part=lambda tables: bkg_judge_score(
+            judge, case.question, payload.answer, sql, bkg, tables, case_id=case.id
+        ),
+        judge_method=judge.method,
+    )
     return dims
 
 

@@ -30,6 +30,8 @@ from dagster import (
 
 from eval_pipeline.core.aggregate import judge_case, summarize_run
 from eval_pipeline.core.hashing import content_hash
+from eval_pipeline.core.judges import prompt_versions
+from eval_pipeline.core.llm import CostLedger
 from eval_pipeline.core.models import (
     ChatPayload,
     ClaimContract,
@@ -218,6 +220,23 @@ def chatbot_responses(
     return batch
 
 
+def case_cost(ledger: CostLedger, case_id: str) -> dict[str, Any]:
+    """Judge tokens and USD spent on one case, with the USD per dimension."""
+    entries = [e for e in ledger.entries() if e.case_id == case_id]
+    totals = ledger.case_total(case_id)
+    by_dimension: dict[str, float] = {}
+    for e in entries:
+        by_dimension[e.dimension] = by_dimension.get(e.dimension, 0.0) + e.totals.cost_usd
+    return {
+        "judge_calls": totals.calls - totals.cached_calls,
+        "cached_calls": totals.cached_calls,
+        "input_tokens": totals.input_tokens,
+        "output_tokens": totals.output_tokens,
+        "usd": round(totals.cost_usd, 6),
+        "usd_by_dimension": {k: round(v, 6) for k, v in sorted(by_dimension.items())},
+    }
+
+
 def _p95(values: Sequence[float]) -> float:
     if len(values) < 2:
         return values[0] if values else 0.0
@@ -381,7 +400,11 @@ def judge_scores(
     """Every dimension of every case, each scored, skipped or in error — never invented."""
     step = Reusing(context, environment)
     env = step.env
-    scoring = {"sla": env.settings.latency_sla.model_dump()}
+    judge = env.judge
+    scoring = {
+        "sla": env.settings.latency_sla.model_dump(),
+        "judge": None if judge is None else {"model": judge.method, "prompts": prompt_versions()},
+    }
     fingerprints = {
         key: fingerprint(
             STAGE_VERSIONS["judge_scores"],
@@ -415,8 +438,10 @@ def judge_scores(
                 bkg=env.bkg,
                 sla=env.settings.latency_sla,
                 live_catalog=env.live_catalog,
+                judge=judge,
             )
             out[key] = {
+                "cost": case_cost(judge.ledger, case.id) if judge else {},
                 "case_id": case.id,
                 "has_expected_answer": case.has_expected_answer,
                 "has_reference": bool(case.reference),
@@ -428,7 +453,8 @@ def judge_scores(
         return out
 
     batch = step.run(fingerprints, compute)
-    step.record_calls(judge=0)
+    spent = judge.ledger.total() if judge else None
+    step.record_calls(judge=spent.calls - spent.cached_calls if spent else 0)
     states: dict[str, Counter[str]] = {}
     for record in batch.values():
         for name, dim in record.get("dimensions", {}).items():
@@ -478,6 +504,7 @@ def eval_run(
     summary = summarize_run(run_key, outcomes, report_path=str(run_dir / "report.html"))
     calls, reused = provenance(env.store, run_key, [o.case_id for o in outcomes])
     summary["calls"] = calls
+    summary["cost"] = run_cost([r.get("cost", {}) for r in judge_scores.values()])
     for case in summary["cases"]:
         case["reused"] = case["case_id"] in reused
     summary_path = write_json(run_dir / "summary.json", summary)
@@ -518,6 +545,19 @@ def provenance(
         run_ids |= {row.dagster_run_id for row in rows.values()}
         reused &= {case_id for case_id, row in rows.items() if row.reused}
     return store.calls_for(run_ids), reused
+
+
+def run_cost(case_costs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Judge spend of the run's current results, summed over cases and per dimension."""
+    keys = ("judge_calls", "cached_calls", "input_tokens", "output_tokens", "usd")
+    total: dict[str, Any] = {k: sum(c.get(k, 0) for c in case_costs) for k in keys}
+    total["usd"] = round(total["usd"], 6)
+    by_dimension: dict[str, float] = {}
+    for c in case_costs:
+        for dim, usd in c.get("usd_by_dimension", {}).items():
+            by_dimension[dim] = round(by_dimension.get(dim, 0.0) + usd, 6)
+    total["usd_by_dimension"] = dict(sorted(by_dimension.items()))
+    return total
 
 
 def write_json(path: Path, payload: Any) -> Path:

@@ -35,6 +35,7 @@ from sqlalchemy.pool import NullPool
 BATCH_SIZE_ENV = "DAGSTER_EVENT_BATCH_SIZE"
 DEFAULT_BATCH_SIZE = 1000
 BUSY_TIMEOUT_S = 30
+ENGINE_CACHE_SIZE = 32  # a webserver reads many run shards; engines of idle ones are dropped
 
 # Asset events whose only side effects are the event row, its mirror in the index shard, the
 # indexed tags and the asset_keys row. Failures and check events keep Dagster's own path.
@@ -57,7 +58,7 @@ def enable_event_batching(batch_size: int = DEFAULT_BATCH_SIZE) -> None:
 
 
 def default_base_dir() -> str:
-    """Where Dagster's default SQLite storage keeps run shards, so existing history stays visible."""
+    """Where Dagster's default SQLite storage keeps run shards: existing history stays visible."""
     home = os.environ.get("DAGSTER_HOME")
     if not home:
         raise ValueError("BatchingSqliteEventLogStorage needs base_dir or DAGSTER_HOME")
@@ -102,7 +103,7 @@ def _last_writers(events: Sequence[EventLogEntry]) -> list[int]:
 
 
 class BatchingSqliteEventLogStorage(SqliteEventLogStorage):
-    """Run-sharded SQLite event log with batched asset events and one cached engine per shard."""
+    """Dagster's run-sharded SQLite event log, same files, with batched asset event writes."""
 
     def __init__(self, base_dir: str, inst_data: ConfigurableClassData | None = None) -> None:
         self._engines: dict[str, Engine] = {}
@@ -114,23 +115,28 @@ class BatchingSqliteEventLogStorage(SqliteEventLogStorage):
         return {"base_dir": Field(StringSource, is_required=False)}
 
     @classmethod
-    def from_config_value(  # type: ignore[override]
+    def from_config_value(
         cls, inst_data: ConfigurableClassData | None, config_value: Mapping[str, Any]
     ) -> "BatchingSqliteEventLogStorage":
         base_dir = config_value.get("base_dir") or default_base_dir()
         return cls(base_dir, inst_data=inst_data)
 
     def _engine(self, shard: str) -> Engine:
-        """One engine per shard; NullPool still closes each connection, which checkpoints the WAL
-        into the ``.db`` file that the live log watcher of ``dagster dev`` listens to."""
-        engine = self._engines.get(shard)
+        """A cached engine per recently used shard, instead of a new one per connection.
+
+        NullPool still closes every connection, and closing checkpoints the WAL into the ``.db``
+        file, which is what the live log watcher of ``dagster dev`` listens to.
+        """
+        engine = self._engines.pop(shard, None)
         if engine is None:
+            if len(self._engines) >= ENGINE_CACHE_SIZE:
+                self._engines.pop(next(iter(self._engines))).dispose()
             engine = create_engine(
                 self.conn_string_for_shard(shard),
                 poolclass=NullPool,
                 connect_args={"timeout": BUSY_TIMEOUT_S},
             )
-            self._engines[shard] = engine
+        self._engines[shard] = engine  # most recently used last
         return engine
 
     @contextmanager

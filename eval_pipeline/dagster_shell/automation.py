@@ -1,0 +1,219 @@
+"""What makes the graph run by itself: a nightly run, golden-set sync, warehouse-refresh reruns.
+
+Dagster schedules cannot add dynamic partitions (dagster issue 14921), so the nightly run is a
+sensor that follows a cron expression and returns the new run partition together with its run
+request in one atomic ``SensorResult``. A run targets one partitioning, so the run-level assets
+(``eval_run``, ``eval_report``) are requested by a run-status sensor once a case batch succeeds.
+"""
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from dagster import (
+    AddDynamicPartitionsRequest,
+    AssetKey,
+    AssetObservation,
+    AssetSelection,
+    DagsterRunStatus,
+    DefaultSensorStatus,
+    DeleteDynamicPartitionsRequest,
+    MultiPartitionKey,
+    RunRequest,
+    RunStatusSensorContext,
+    SensorEvaluationContext,
+    SensorResult,
+    SkipReason,
+    define_asset_job,
+    run_status_sensor,
+    sensor,
+)
+from dagster._core.definitions.data_version import DATA_VERSION_TAG
+from dagster._core.storage.tags import (
+    ASSET_PARTITION_RANGE_END_TAG,
+    ASSET_PARTITION_RANGE_START_TAG,
+)
+from dagster._utils.schedules import reverse_cron_string_iterator
+
+from eval_pipeline.core.hashing import content_hash
+from eval_pipeline.core.models import ChatPayload
+from eval_pipeline.core.problems import InputError
+from eval_pipeline.core.staleness import case_tables, table_fingerprints
+from eval_pipeline.dagster_shell.assets import PER_CASE_ASSETS
+from eval_pipeline.dagster_shell.partitions import (
+    CASES,
+    RUN_CASE,
+    RUNS,
+    check_key,
+    contiguous_segments,
+)
+from eval_pipeline.dagster_shell.resources import EvalEnvironment
+from eval_pipeline.environment import Environment
+
+STAGE_TAG = "eval_pipeline/stage"
+RUN_KEY_TAG = "eval_pipeline/run_key"
+REFRESH_CONFIG = {"resources": {"environment": {"config": {"overrides": {"refresh": "true"}}}}}
+
+golden_job = define_asset_job(
+    "golden_sync", selection=AssetSelection.assets("golden_cases"), partitions_def=CASES
+)
+cases_job = define_asset_job(
+    "evaluate_cases", selection=AssetSelection.assets(*PER_CASE_ASSETS), partitions_def=RUN_CASE
+)
+summary_job = define_asset_job(
+    "summarize_run",
+    selection=AssetSelection.assets("eval_run", "eval_report"),
+    partitions_def=RUNS,
+)
+
+
+def case_batch_requests(
+    run_key: str, ordered_cases: Sequence[str], wanted: Sequence[str], *, refresh: bool, reason: str
+) -> list[RunRequest]:
+    """One run per contiguous range of cases (a rectangle), all per-case assets in each."""
+    requests = []
+    for first, last in contiguous_segments(ordered_cases, wanted):
+        start = MultiPartitionKey({"run": run_key, "case": first})
+        end = MultiPartitionKey({"run": run_key, "case": last})
+        requests.append(
+            RunRequest(
+                run_key=f"{run_key}:{first}:{last}:{reason}",
+                run_config=REFRESH_CONFIG if refresh else {},
+                tags={
+                    ASSET_PARTITION_RANGE_START_TAG: str(start),
+                    ASSET_PARTITION_RANGE_END_TAG: str(end),
+                    STAGE_TAG: "cases",
+                    RUN_KEY_TAG: run_key,
+                },
+            )
+        )
+    return requests
+
+
+def latest_tick(cron: str, timezone: str, now: datetime) -> datetime:
+    return next(reverse_cron_string_iterator(now.timestamp(), cron, timezone))
+
+
+@sensor(job=cases_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
+def nightly_evaluation(
+    context: SensorEvaluationContext, environment: EvalEnvironment
+) -> SensorResult | SkipReason:
+    """At each tick of ``EVAL_NIGHTLY_CRON``: a new run partition and one run over all cases."""
+    env = environment.env
+    tick = latest_tick(env.settings.nightly_cron, env.settings.nightly_timezone, datetime.now(UTC))
+    if context.cursor and float(context.cursor) >= tick.timestamp():
+        return SkipReason(f"no new tick since {datetime.fromtimestamp(float(context.cursor), UTC)}")
+    run_key = check_key(f"{tick.astimezone(UTC):%Y-%m-%dT%H%M%SZ}-nightly", "run")
+    cases = list(context.instance.get_dynamic_partitions(CASES.name))
+    if not cases:
+        return SkipReason("no golden case partitions yet; the golden_dataset_sync sensor adds them")
+    return SensorResult(
+        run_requests=case_batch_requests(run_key, cases, cases, refresh=False, reason="nightly"),
+        dynamic_partitions_requests=[AddDynamicPartitionsRequest(RUNS.name, [run_key])],
+        cursor=str(tick.timestamp()),
+    )
+
+
+@sensor(job=golden_job, minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING)
+def golden_dataset_sync(
+    context: SensorEvaluationContext, environment: EvalEnvironment
+) -> SensorResult | SkipReason:
+    """Mirror the golden dataset in the case partitions and rematerialize changed cases.
+
+    A case removed from the dataset loses its partition, so new runs skip it; its results stay
+    in the results store. Adding a case never back-fills old runs: only later runs include it.
+    """
+    env = Environment(environment.env.settings)
+    try:
+        cases = env.cases
+    except InputError as exc:
+        return SkipReason(f"golden dataset is invalid, nothing synced:\n{exc}")
+    known = list(context.instance.get_dynamic_partitions(CASES.name))
+    added = [check_key(c, "case") for c in cases if c not in set(known)]
+    removed = [c for c in known if c not in cases]
+    ordered = [c for c in known if c in cases] + added
+    stored = env.store.latest("golden_cases", "", list(cases))
+    changed = [c for c in ordered if stored.get(c) != cases[c].model_dump(mode="json")]
+    if not (added or removed or changed):
+        return SkipReason("golden dataset unchanged")
+    requests = [
+        RunRequest(
+            run_key=f"golden:{first}:{last}:{context.cursor or ''}:{len(ordered)}",
+            tags={ASSET_PARTITION_RANGE_START_TAG: first, ASSET_PARTITION_RANGE_END_TAG: last},
+        )
+        for first, last in contiguous_segments(ordered, changed)
+    ]
+    partition_requests: list[AddDynamicPartitionsRequest | DeleteDynamicPartitionsRequest] = []
+    if added:
+        partition_requests.append(AddDynamicPartitionsRequest(CASES.name, added))
+    if removed:
+        partition_requests.append(DeleteDynamicPartitionsRequest(CASES.name, removed))
+    return SensorResult(
+        run_requests=requests,
+        dynamic_partitions_requests=partition_requests,
+        cursor=datetime.now(UTC).isoformat(),
+    )
+
+
+def dependent_cases(env: Environment, run_key: str, changed: set[str]) -> list[str]:
+    """Cases of a run whose references or whose chatbot SQL read a changed table."""
+    responses = env.store.latest("chatbot_responses", run_key)
+    out = []
+    for case_id, record in responses.items():
+        case = env.cases.get(case_id)
+        if case is None:
+            continue
+        sql = ChatPayload.model_validate(record).sql_statements
+        if changed & set(case_tables(case, env.bkg, sql)):
+            out.append(case_id)
+    return out
+
+
+@sensor(job=cases_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
+def warehouse_refresh(
+    context: SensorEvaluationContext, environment: EvalEnvironment
+) -> SensorResult | SkipReason:
+    """Fingerprint every BKG table; when one changed, re-ask exactly the dependent cases.
+
+    The change is recorded as an observation with the new data version on the table's external
+    asset; the latest run's cases that read the table are rerun with fresh answers.
+    """
+    env = environment.env
+    current = table_fingerprints(env.db, env.bkg)
+    previous: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
+    changed = {t for t, fp in current.items() if previous and previous.get(t) != fp}
+    observations = [
+        AssetObservation(
+            asset_key=AssetKey(["warehouse", table]),
+            metadata={"fingerprint": current[table]},
+            tags={DATA_VERSION_TAG: current[table]},
+        )
+        for table in sorted(changed if previous else current)
+    ]
+    runs = list(context.instance.get_dynamic_partitions(RUNS.name))
+    requests: list[RunRequest] = []
+    if changed and runs:
+        run_key = runs[-1]
+        wanted = dependent_cases(env, run_key, changed)
+        ordered = list(context.instance.get_dynamic_partitions(CASES.name))
+        requests = case_batch_requests(
+            run_key, ordered, wanted, refresh=True, reason=f"refresh-{content_hash(current)[:12]}"
+        )
+    return SensorResult(
+        run_requests=requests, asset_events=observations, cursor=json.dumps(current, sort_keys=True)
+    )
+
+
+@run_status_sensor(
+    run_status=DagsterRunStatus.SUCCESS,
+    monitored_jobs=[cases_job],
+    request_job=summary_job,
+    default_status=DefaultSensorStatus.RUNNING,
+)
+def summarize_after_cases(context: RunStatusSensorContext) -> RunRequest | SkipReason:
+    """When a case batch succeeds, refresh its run's summary and report."""
+    tags = context.dagster_run.tags
+    if tags.get(STAGE_TAG) != "cases":
+        return SkipReason("not a case batch")
+    run_key = tags[RUN_KEY_TAG]
+    return RunRequest(run_key=f"summary:{context.dagster_run.run_id}", partition_key=run_key)

@@ -1,0 +1,147 @@
+"""Sensors through real Dagster instances: nightly run, golden-set sync, warehouse refresh."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from dagster import (
+    AddDynamicPartitionsRequest,
+    DagsterInstance,
+    DeleteDynamicPartitionsRequest,
+    SensorDefinition,
+    SensorResult,
+    SkipReason,
+    build_sensor_context,
+    instance_for_test,
+)
+from dagster._core.storage.tags import (
+    ASSET_PARTITION_RANGE_END_TAG,
+    ASSET_PARTITION_RANGE_START_TAG,
+)
+
+from eval_pipeline.dagster_shell.automation import (
+    golden_dataset_sync,
+    nightly_evaluation,
+    warehouse_refresh,
+)
+from eval_pipeline.dagster_shell.launch import evaluate
+from eval_pipeline.dagster_shell.partitions import split_key
+from eval_pipeline.dagster_shell.resources import EvalEnvironment
+from eval_pipeline_tests.test_graph import TINY, tiny_overrides
+
+CASES = [f"TC_00{i}" for i in range(1, 6)]
+
+
+def tick(
+    sensor: SensorDefinition,
+    instance: DagsterInstance,
+    env: EvalEnvironment,
+    cursor: str | None = None,
+) -> Any:
+    """Evaluate a sensor once, as the daemon would, with the environment resource."""
+    with build_sensor_context(
+        instance=instance, cursor=cursor, resources={"environment": env}
+    ) as context:
+        return sensor(context)
+
+
+def covered_cases(result: SensorResult, order: list[str]) -> list[str]:
+    """The cases the run requests cover, expanding each requested range in partition order."""
+    out: list[str] = []
+    for request in result.run_requests or []:
+        start = split_key(request.tags[ASSET_PARTITION_RANGE_START_TAG])[1]
+        end = split_key(request.tags[ASSET_PARTITION_RANGE_END_TAG])[1]
+        out += order[order.index(start) : order.index(end) + 1]
+    return out
+
+
+def test_nightly_sensor_adds_a_run_partition_and_requests_every_case(tmp_path: Path) -> None:
+    env = EvalEnvironment(overrides=tiny_overrides(tmp_path, "honest"))
+    with instance_for_test() as instance:
+        empty = tick(nightly_evaluation, instance, env)
+        assert isinstance(empty, SkipReason)
+        instance.add_dynamic_partitions("golden_cases", CASES)
+        result = tick(nightly_evaluation, instance, env)
+        assert isinstance(result, SensorResult)
+        (request,) = result.dynamic_partitions_requests
+        assert isinstance(request, AddDynamicPartitionsRequest)
+        assert request.partitions_def_name == "eval_runs"
+        (run_key,) = request.partition_keys
+        assert run_key.endswith("-nightly") and "|" not in run_key and "," not in run_key
+        assert covered_cases(result, CASES) == CASES
+        assert len(result.run_requests) == 1, "one Dagster run for the whole evaluation"
+        again = tick(nightly_evaluation, instance, env, result.cursor)
+        assert isinstance(again, SkipReason), "the same tick never creates a second run"
+
+
+def test_golden_sync_adds_new_and_removes_deleted_cases(tmp_path: Path) -> None:
+    golden = json.loads((TINY / "golden_dataset.json").read_text())
+    golden = [c for c in golden if c["id"] != "TC_003"]
+    golden.append({**golden[0], "id": "TC_009"})
+    path = tmp_path / "golden.json"
+    path.write_text(json.dumps(golden))
+    overrides = {**tiny_overrides(tmp_path, "honest"), "golden_path": str(path)}
+    env = EvalEnvironment(overrides=overrides)
+    with instance_for_test() as instance:
+        instance.add_dynamic_partitions("golden_cases", [*CASES, "TC_OLD"])
+        result = tick(golden_dataset_sync, instance, env)
+        assert isinstance(result, SensorResult)
+        requests = {type(r): r for r in result.dynamic_partitions_requests}
+        assert requests[AddDynamicPartitionsRequest].partition_keys == ["TC_009"]
+        assert sorted(requests[DeleteDynamicPartitionsRequest].partition_keys) == [
+            "TC_003",
+            "TC_OLD",
+        ]
+        requested = [
+            (r.tags[ASSET_PARTITION_RANGE_START_TAG], r.tags[ASSET_PARTITION_RANGE_END_TAG])
+            for r in result.run_requests
+        ]
+        # never-materialized cases are all requested: one range over the order after the sync
+        assert requested == [("TC_001", "TC_009")]
+
+
+def functions_reading(table: str) -> set[str]:
+    bkg = json.loads((TINY / "bkg.json").read_text())
+    return {
+        fn["name"]
+        for kind in ("kpis", "decisions", "core_nodes")
+        for fn in bkg.get(kind, [])
+        if table in fn["tables"]
+    }
+
+
+def test_warehouse_refresh_reruns_exactly_the_dependent_cases(tmp_path: Path) -> None:
+    overrides = tiny_overrides(tmp_path, "honest")
+    env = EvalEnvironment(overrides=overrides)
+    golden = json.loads((TINY / "golden_dataset.json").read_text())
+    readers = functions_reading("products")
+    expected = sorted(
+        c["id"]
+        for c in golden
+        if any(
+            (r.get("kpi") or r.get("decision") or r.get("core_node")) in readers
+            for r in c["reference"]
+        )
+    )
+    assert 0 < len(expected) < len(golden), "the test needs both dependent and independent cases"
+    with instance_for_test() as instance:
+        evaluate("r1", overrides=overrides, instance=instance)
+        first = tick(warehouse_refresh, instance, env)
+        assert isinstance(first, SensorResult) and not first.run_requests
+        assert len(first.asset_events) == 2, "the first tick records every table's data version"
+
+        unchanged = tick(warehouse_refresh, instance, env, first.cursor)
+        assert not unchanged.run_requests and not unchanged.asset_events
+
+        engine = sa.create_engine(overrides["database_url"])
+        with engine.begin() as conn:
+            conn.execute(sa.text("UPDATE products SET updated_at = '2031-01-01 00:00:00'"))
+        engine.dispose()
+        changed = tick(warehouse_refresh, instance, env, first.cursor)
+        order = list(instance.get_dynamic_partitions("golden_cases"))
+    assert [e.asset_key.path for e in changed.asset_events] == [["warehouse", "products"]]
+    assert sorted(covered_cases(changed, order)) == expected
+    assert all(r.run_config for r in changed.run_requests), "a refresh re-asks the chatbot"
