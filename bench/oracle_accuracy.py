@@ -101,7 +101,9 @@ def reference_value(item: dict[str, Any], runtime: BKGRuntime, db: Database) -> 
     return runtime.evaluate(Reference.model_validate(item["reference"]), db)
 
 
-def _pairs(expected: list[tuple[str, str]], got: list[tuple[str, str, str]]) -> list[tuple[str, str]]:
+def _pairs(
+    expected: list[tuple[str, str]], got: list[tuple[str, str, str]]
+) -> list[tuple[str, str]]:
     """(expected, obtained) per claim position; a claim whose text does not hold the labelled
     text is missed, and positions past either list are missed or invented."""
     pairs = []
@@ -132,7 +134,10 @@ def evaluate(cases_path: Path = CASES) -> Accuracy:
                 contract, references, answer=case["answer"], question=case["question"]
             )
             expected = [(text, verdict) for text, verdict in case["expected"]]
-            got = [(c.text, v.verdict, v.reason) for c, v in zip(contract.claims, verdicts)]
+            got: list[tuple[str, str, str]] = [
+                (c.text, v.verdict, v.reason)
+                for c, v in zip(contract.claims, verdicts, strict=True)
+            ]
             accuracy.outcomes.append(
                 CaseOutcome(case["id"], case["answer"], expected, got, _pairs(expected, got))
             )

@@ -35,15 +35,29 @@ def _print_summary(summary: dict[str, Any]) -> None:
     print(f"report: {summary['report_path']}")
 
 
-def _evaluate(run_key: str, overrides: dict[str, str], args: argparse.Namespace) -> int:
+def gate_exit_code(summary: dict[str, Any], min_pass_rate: float | None) -> int:
+    """1 when the run fails its gate: any failed or errored case, or a pass rate below the bar."""
+    if min_pass_rate is None:
+        return 0 if summary["cases_passed"] == summary["cases_total"] else 1
+    return 0 if summary["pass_rate"] >= min_pass_rate else 1
+
+
+def _evaluate(
+    run_key: str, overrides: dict[str, str], args: argparse.Namespace, *, gate: bool
+) -> int:
+    from eval_pipeline.core.junit import junit_xml
     from eval_pipeline.dagster_shell.launch import evaluate, summary_path
 
     if args.refresh:
         overrides = {**overrides, "refresh": "true"}
     summary = evaluate(run_key, overrides=overrides, case_ids=args.cases)
     _print_summary(summary)
+    if args.junit:
+        Path(args.junit).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.junit).write_text(junit_xml(summary), encoding="utf-8")
+        print(f"junit: {args.junit}")
     print(summary_path(summary))
-    return 0
+    return gate_exit_code(summary, args.min_pass_rate) if gate else 0
 
 
 def demo_slas(ttft_s: float, tokens_per_s: float) -> dict[str, str]:
@@ -83,14 +97,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
             "database_url": url,
             **demo_slas(args.ttft, args.token_rate),
         }
-        return _evaluate(args.run_key or new_run_key("demo"), overrides, args)
+        return _evaluate(args.run_key or new_run_key("demo"), overrides, args, gate=False)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from eval_pipeline.dagster_shell.launch import new_run_key
 
     load_settings()
-    return _evaluate(args.run_key or new_run_key("manual"), {}, args)
+    return _evaluate(args.run_key or new_run_key("manual"), {}, args, gate=True)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -160,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--fresh-warehouse", action="store_true", help="regenerate the demo warehouse"
     )
     demo.add_argument("--refresh", action="store_true", help="re-ask even reusable answers")
+    demo.add_argument("--junit", metavar="PATH", help="also write the cases as JUnit XML")
     _bot_options(demo)
     demo.set_defaults(func=cmd_demo)
 
@@ -169,6 +184,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--run-key", help="run partition key (default: <UTC time>-manual)")
     run.add_argument("--cases", nargs="+", metavar="ID", help="only these case ids")
     run.add_argument("--refresh", action="store_true", help="re-ask even reusable answers")
+    run.add_argument("--junit", metavar="PATH", help="also write the cases as JUnit XML")
+    run.add_argument(
+        "--min-pass-rate",
+        type=float,
+        help="exit 1 only when the pass rate is below this (default: any failed case exits 1)",
+    )
     run.set_defaults(func=cmd_run)
 
     validate = sub.add_parser(

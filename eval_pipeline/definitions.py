@@ -7,10 +7,10 @@ import json
 from dagster import Definitions
 
 from eval_pipeline.dagster_shell.assets import (
+    build_eval_run,
     build_oracle_verdicts,
     chatbot_responses,
     eval_report,
-    eval_run,
     extracted_claims,
     golden_cases,
     judge_scores,
@@ -27,6 +27,7 @@ from eval_pipeline.dagster_shell.automation import (
 )
 from eval_pipeline.dagster_shell.io_manager import ResultsIOManager
 from eval_pipeline.dagster_shell.resources import EvalEnvironment
+from eval_pipeline.dagster_shell.sqlite_storage import enable_event_batching
 from eval_pipeline.settings import Settings, load_settings
 
 
@@ -40,7 +41,8 @@ def bkg_table_names(settings: Settings) -> list[str]:
 
 def build_definitions(overrides: dict[str, str] | None = None) -> Definitions:
     environment = EvalEnvironment(overrides=overrides or {})
-    tables = bkg_table_names(load_settings(**(overrides or {})))
+    settings = load_settings(**(overrides or {}))
+    tables = bkg_table_names(settings)
     return Definitions(
         assets=[
             *warehouse_specs(tables),
@@ -49,7 +51,7 @@ def build_definitions(overrides: dict[str, str] | None = None) -> Definitions:
             extracted_claims,
             build_oracle_verdicts(tables),
             judge_scores,
-            eval_run,
+            build_eval_run(settings.checks_block_report),
             eval_report,
         ],
         jobs=[golden_job, cases_job, summary_job],
@@ -61,4 +63,5 @@ def build_definitions(overrides: dict[str, str] | None = None) -> Definitions:
     )
 
 
+enable_event_batching()
 defs = build_definitions()

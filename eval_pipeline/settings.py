@@ -92,6 +92,22 @@ class Settings(BaseSettings):
     llm_price_input_per_1k: float = Field(default=0.0, ge=0)
     llm_price_output_per_1k: float = Field(default=0.0, ge=0)
     llm_cache_ttl_s: float = Field(default=7 * 24 * 3600.0, ge=0)
+    judge_use_cache: bool = Field(
+        default=True,
+        description="Reuse cached judgements of identical prompts; repeats turn it off so the "
+        "judge's own noise is measured.",
+    )
+    min_pass_rate: float = Field(
+        default=1.0, ge=0, le=1, description="The eval_run gates_passed check's bar."
+    )
+    min_coverage: float = Field(default=0.9, ge=0, le=1, description="The coverage check's bar.")
+    checks_block_report: bool = Field(
+        default=False, description="Failed eval_run checks stop eval_report from materializing."
+    )
+    baseline_run: str = Field(
+        default="", description="Run key every run is compared with; empty: the previous run."
+    )
+    significance_level: float = Field(default=0.05, gt=0, lt=1)
     nightly_cron: str = Field(default="0 2 * * *", description="When the nightly run starts.")
     nightly_timezone: str = "UTC"
     pass_threshold: float = Field(default=0.60, ge=0, le=1)

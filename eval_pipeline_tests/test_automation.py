@@ -15,7 +15,6 @@ from dagster import (
     SensorResult,
     SkipReason,
     build_sensor_context,
-    instance_for_test,
 )
 from dagster._core.storage.tags import (
     ASSET_PARTITION_RANGE_END_TAG,
@@ -30,6 +29,7 @@ from eval_pipeline.dagster_shell.automation import (
 from eval_pipeline.dagster_shell.launch import evaluate
 from eval_pipeline.dagster_shell.partitions import split_key
 from eval_pipeline.dagster_shell.resources import EvalEnvironment
+from eval_pipeline_tests.dagster_helpers import eval_instance
 from eval_pipeline_tests.test_graph import TINY, tiny_overrides
 
 CASES = [f"TC_00{i}" for i in range(1, 6)]
@@ -60,7 +60,7 @@ def covered_cases(result: SensorResult, order: list[str]) -> list[str]:
 
 def test_nightly_sensor_adds_a_run_partition_and_requests_every_case(tmp_path: Path) -> None:
     env = EvalEnvironment(overrides=tiny_overrides(tmp_path, "honest"))
-    with instance_for_test() as instance:
+    with eval_instance() as instance:
         empty = tick(nightly_evaluation, instance, env)
         assert isinstance(empty, SkipReason)
         instance.add_dynamic_partitions("golden_cases", CASES)
@@ -85,7 +85,7 @@ def test_golden_sync_adds_new_and_removes_deleted_cases(tmp_path: Path) -> None:
     path.write_text(json.dumps(golden))
     overrides = {**tiny_overrides(tmp_path, "honest"), "golden_path": str(path)}
     env = EvalEnvironment(overrides=overrides)
-    with instance_for_test() as instance:
+    with eval_instance() as instance:
         instance.add_dynamic_partitions("golden_cases", [*CASES, "TC_OLD"])
         result = tick(golden_dataset_sync, instance, env)
         assert isinstance(result, SensorResult)
@@ -127,7 +127,7 @@ def test_warehouse_refresh_reruns_exactly_the_dependent_cases(tmp_path: Path) ->
         )
     )
     assert 0 < len(expected) < len(golden), "the test needs both dependent and independent cases"
-    with instance_for_test() as instance:
+    with eval_instance() as instance:
         evaluate("r1", overrides=overrides, instance=instance)
         first = tick(warehouse_refresh, instance, env)
         assert isinstance(first, SensorResult) and not first.run_requests

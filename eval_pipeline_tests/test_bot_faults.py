@@ -7,6 +7,7 @@ import json
 import re
 import threading
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -19,12 +20,14 @@ from eval_pipeline.demo.bot.faults import (
     FaultLog,
     applicable_faults,
     compose_answer,
+    fault_record,
     normalise,
     obeyed_reply,
     read_fault_log,
     render_facts,
 )
 from eval_pipeline.demo.bot.plans import AnswerPlan, Fact, SqlCall
+from eval_pipeline.demo.bot.server import BotSettings, ChatBot
 from eval_pipeline_tests.test_numbers import read_back
 
 CONTACT = {"name": "Ava Okafor", "email": "ava.okafor@example.com", "phone": "+1 555 0142"}
@@ -297,3 +300,62 @@ def test_fault_log_lines_survive_concurrent_writers(tmp_path: Path) -> None:
     assert len(records) == 400
     assert {r["question"] for r in records} == {f"q{w}-{i}" for w in range(8) for i in range(50)}
     assert all(json.loads(json.dumps(r)) == r for r in records)
+
+
+def asked(question: str, seed: int, ask_index: int) -> Answer:
+    plan = plan_for(question)
+    return compose_answer(plan, question, fault_seed=seed, contact=contact, ask_index=ask_index)
+
+
+def test_the_first_ask_is_the_default_and_repeats_are_reproducible() -> None:
+    for question in QUESTIONS:
+        for seed in range(4):
+            assert asked(question, seed, 0) == answer(question, seed)
+            assert asked(question, seed, 3) == asked(question, seed, 3)
+            assert asked(question, seed, 3).ask_index == 3
+
+
+def test_repeated_asks_draw_their_faults_independently() -> None:
+    repeats = range(1, 13)
+    first = [answer(q, seed).fault for q in QUESTIONS for seed in range(4)]
+    later = {n: [asked(q, seed, n).fault for q in QUESTIONS for seed in range(4)] for n in repeats}
+    # about half of the repeats carry a fault, as first asks do
+    share = sum(f != "none" for faults in later.values() for f in faults) / (12 * len(first))
+    assert 0.4 < share < 0.6
+    # a repeat agrees with the first ask no more often than two independent draws would
+    for faults in later.values():
+        same = sum(a == b for a, b in zip(first, faults, strict=True)) / len(first)
+        assert same < 0.7
+    # most questions get both a faulted and a clean answer over a dozen asks
+    mixed = sum(len({asked(q, 1, n).fault == "none" for n in range(12)}) == 2 for q in QUESTIONS)
+    assert mixed >= 0.9 * len(QUESTIONS)
+
+
+def test_repeats_only_choose_applicable_faults() -> None:
+    for question in QUESTIONS:
+        allowed = set(applicable_faults(plan_for(question), question)) | {"none"}
+        for n in range(1, 8):
+            assert asked(question, 5, n).fault in allowed, question
+
+
+def test_the_bot_counts_asks_per_normalised_question(tmp_path: Path) -> None:
+    log = tmp_path / "faults.jsonl"
+    bot = ChatBot(plan_for, contact, BotSettings(fault_seed=3, fault_log=log))
+    question = QUESTIONS[0]
+    variants = [question, question.upper(), f"  {question.lower()} ", question]
+    answers = [bot.answer(v) for v in variants]
+    assert [a.ask_index for a in answers] == [0, 1, 2, 3]
+    assert answers == [asked(question, 3, n) for n in range(4)]
+    assert bot.answer(QUESTIONS[1]).ask_index == 0, "another question counts from zero"
+
+    other = ChatBot(plan_for, contact, BotSettings(fault_seed=3))
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        indices = list(pool.map(lambda _: other.answer(question).ask_index, range(40)))
+    assert sorted(indices) == list(range(40)), "concurrent asks never share an index"
+
+
+def test_the_fault_record_carries_the_ask_index() -> None:
+    question = QUESTIONS[2]
+    record = fault_record(asked(question, 2, 4), question, 2, "req-1")
+    assert record["ask_index"] == 4
+    assert record["fault"] == asked(question, 2, 4).fault

@@ -289,7 +289,15 @@ def test_fault_log_has_one_line_per_answer_with_the_seeded_fault(
             assert record["fault_seed"] == seed
             assert record["request_id"] == f"{seed}:{record['question']}"
             assert record["fault"] == answer(record["question"], seed).fault
-            assert set(record) == {"question", "fault", "detail", "fault_seed", "request_id"}
+            assert record["ask_index"] == 0, "each question is asked once per bot process"
+            assert set(record) == {
+                "question",
+                "fault",
+                "detail",
+                "fault_seed",
+                "request_id",
+                "ask_index",
+            }
 
 
 def test_every_fault_kind_occurs_over_http(

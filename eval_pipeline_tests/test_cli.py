@@ -72,3 +72,46 @@ def test_unreachable_database_is_a_problem_with_the_password_redacted() -> None:
     assert result.returncode == 1
     assert "hunter2" not in result.stderr + result.stdout
     assert "***" in result.stderr
+
+
+def tiny_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chatbot: str) -> None:
+    from eval_pipeline_tests.test_graph import tiny_overrides
+
+    for key, value in tiny_overrides(tmp_path, chatbot).items():
+        monkeypatch.setenv(f"EVAL_{key.upper()}", value)
+    home = tmp_path / "dagster_home"
+    home.mkdir()
+    (home / "dagster.yaml").write_text((PROJECT_ROOT / "dagster.yaml").read_text())
+    monkeypatch.setenv("DAGSTER_HOME", str(home))
+
+
+def test_run_gates_the_exit_code_and_writes_junit_that_agrees(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import xml.etree.ElementTree as ET
+
+    tiny_env(tmp_path, monkeypatch, "inflated_units")
+    junit = tmp_path / "out" / "junit.xml"
+    assert main(["run", "--run-key", "ci-1", "--junit", str(junit)]) == 1
+    summary_file = Path(capsys.readouterr().out.strip().splitlines()[-1])
+    summary = json.loads(summary_file.read_text())
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None
+    assert int(suite.get("tests", -1)) == summary["cases_total"]
+    assert int(suite.get("failures", -1)) == summary["cases_failed"]
+    assert int(suite.get("errors", -1)) == summary["cases_error"]
+    failed = {tc.get("name") for tc in suite.iter("testcase") if tc.find("failure") is not None}
+    assert failed == {
+        c["case_id"] for c in summary["cases"] if c["state"] == "scored" and not c["passed"]
+    }
+    # with a bar the failures are tolerated; reruns reuse every result
+    assert main(["run", "--run-key", "ci-1", "--min-pass-rate", "0.5"]) == 0
+
+
+def test_run_exits_zero_when_every_case_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tiny_env(tmp_path, monkeypatch, "honest")
+    assert main(["run", "--run-key", "ci-2"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.endswith("summary.json") and Path(last).is_file()

@@ -10,13 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dagster import instance_for_test
 
 from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.dagster_shell.launch import evaluate
 from eval_pipeline.demo import warehouse
 from eval_pipeline.demo.bot.faults import read_fault_log
 from eval_pipeline.demo.bot.runner import start_bot
+from eval_pipeline_tests.dagster_helpers import eval_instance
 
 NUMBER_FAULTS = {
     "wrong_filter",
@@ -49,7 +49,7 @@ def run_seed(tmp_path: Path, url: str, seed: int) -> tuple[dict, list[dict], Res
             "chatbot_read_timeout_s": "1.5",
             "concurrency": "16",
         }
-        with instance_for_test() as instance:
+        with eval_instance() as instance:
             summary = evaluate(f"seed-{seed}", overrides=overrides, instance=instance)
     return (
         summary,

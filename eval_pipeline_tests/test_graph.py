@@ -12,13 +12,13 @@ from dagster import (
     DagsterInstance,
     Definitions,
     MultiPartitionsDefinition,
-    instance_for_test,
 )
 
 from eval_pipeline.dagster_shell.launch import PER_CASE_ASSETS, evaluate
 from eval_pipeline.definitions import defs
 from eval_pipeline.demo import tiny
 from eval_pipeline.settings import PROJECT_ROOT
+from eval_pipeline_tests.dagster_helpers import eval_instance
 
 TINY = PROJECT_ROOT / "data" / "tiny"
 GRAPH = ("golden_cases", *PER_CASE_ASSETS, "eval_run", "eval_report")
@@ -63,7 +63,7 @@ def materialized_partitions(instance: DagsterInstance, asset: str) -> dict[str, 
 
 def test_second_domain_runs_through_the_same_graph_in_one_dagster_run(tmp_path: Path) -> None:
     overrides = tiny_overrides(tmp_path, "honest")
-    with instance_for_test() as instance:
+    with eval_instance() as instance:
         summary = evaluate("r1", overrides=overrides, instance=instance)
         runs = instance.get_runs()
         # golden cases, the whole per-case batch, the run-level assets: three runs, not one per case
@@ -84,7 +84,7 @@ def test_second_domain_runs_through_the_same_graph_in_one_dagster_run(tmp_path: 
 
 def test_wrong_numbers_and_a_failing_call_in_the_second_domain(tmp_path: Path) -> None:
     overrides = tiny_overrides(tmp_path, "inflated_units")
-    with instance_for_test() as instance:
+    with eval_instance() as instance:
         summary = evaluate("r-bad", overrides=overrides, instance=instance)
     cases = {c["case_id"]: c for c in summary["cases"]}
     assert cases["TC_003"]["verdict_counts"]["contradicted"] == 1
@@ -99,7 +99,7 @@ def test_wrong_numbers_and_a_failing_call_in_the_second_domain(tmp_path: Path) -
 
 def test_a_case_subset_and_rerun_append_history(tmp_path: Path) -> None:
     overrides = tiny_overrides(tmp_path, "honest")
-    with instance_for_test() as instance:
+    with eval_instance() as instance:
         first = evaluate(
             "r2", overrides=overrides, instance=instance, case_ids=["TC_002", "TC_004"]
         )
@@ -119,7 +119,7 @@ def test_rerunning_a_finished_run_makes_no_call_and_reuses_every_case(tmp_path: 
 
     overrides = tiny_overrides(tmp_path, "honest")
     tiny_chatbot.ASKED.clear()
-    with instance_for_test() as instance:
+    with eval_instance() as instance:
         first = evaluate("r3", overrides=overrides, instance=instance)
         assert first["calls"]["chatbot"] == 5 and sum(tiny_chatbot.ASKED.values()) == 5
         assert first["calls"]["reference"] >= 5
@@ -140,7 +140,7 @@ def test_a_new_judge_version_rescores_without_asking_the_chatbot(
 
     overrides = tiny_overrides(tmp_path, "honest")
     tiny_chatbot.ASKED.clear()
-    with instance_for_test() as instance:
+    with eval_instance() as instance:
         evaluate("r4", overrides=overrides, instance=instance)
         monkeypatch.setitem(STAGE_VERSIONS, "judge_scores", "2-test")
         again = evaluate("r4", overrides=overrides, instance=instance)
@@ -161,7 +161,7 @@ def test_a_table_changed_between_answer_and_check_is_stale_and_requeued(tmp_path
     overrides = tiny_overrides(tmp_path, "refresh_during_first_answer")
     overrides["concurrency"] = "1"
     tiny_chatbot.ASKED.clear()
-    with instance_for_test() as instance:
+    with eval_instance() as instance:
         summary = evaluate("r5", overrides=overrides, instance=instance)
     store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
     stale_first = {
@@ -221,7 +221,7 @@ def test_with_an_llm_every_dimension_is_scored_and_a_rerun_sends_no_request(
             "llm_model": "scripted-judge",
             "llm_price_input_per_1k": "0.01",
         }
-        with instance_for_test() as instance:
+        with eval_instance() as instance:
             first = evaluate("r6", overrides=overrides, instance=instance)
             sent = len(server.requests)
             again = evaluate("r6", overrides=overrides, instance=instance)

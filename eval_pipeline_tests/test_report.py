@@ -13,6 +13,7 @@ from typing import Any
 
 from eval_pipeline.core.aggregate import GatePolicy, judge_case, summarize_run
 from eval_pipeline.core.charts import Series, bin_counts, histogram, line_chart
+from eval_pipeline.core.compare import compare_runs
 from eval_pipeline.core.models import (
     ChatPayload,
     Claim,
@@ -303,9 +304,19 @@ def test_cards_without_cost_baseline_or_history() -> None:
 
 def test_cards_with_cost_baseline_and_history() -> None:
     summary, details = realistic_run(40)
-    summary = {**summary, "cost": {"usd": 1.5, "calls": 80}}
-    html = render_report(summary, details, history=HISTORY, comparison=COMPARISON)
-    assert "$1.5000" in html and "calls: 80" in html
+    cost = {
+        "judge_calls": 80,
+        "cached_calls": 20,
+        "input_tokens": 12000,
+        "output_tokens": 3000,
+        "usd": 1.5,
+        "usd_by_dimension": {"content_quality": 1.25, "on_topic": 0.25},
+    }
+    html = render_report({**summary, "cost": cost}, details, history=HISTORY, comparison=COMPARISON)
+    card = re.search(r'id="card-cost">(.*?)</div>', html, re.S)
+    assert card and '<span class="value">$1.5000</span>' in card.group(1)
+    assert "80 judge calls, 20 cached" in card.group(1) and "12,000 tokens in" in card.group(1)
+    assert "content_quality $1.2500" in card.group(1)
     baseline = re.search(r'id="card-baseline">(.*?)</div>', html, re.S)
     assert baseline and "regression" in baseline.group(1) and "0.012" in baseline.group(1)
     assert "[-0.070, -0.012]" in baseline.group(1)
@@ -314,6 +325,24 @@ def test_cards_with_cost_baseline_and_history() -> None:
     data = cases_data(html)
     marks = {c["id"]: c["mark"] for c in data["cases"] if c["mark"]}
     assert marks == {"TC_0009": "regressed", "TC_0010": "improved"}
+
+
+def test_a_real_run_comparison_marks_its_regressions() -> None:
+    base_summary, _ = realistic_run(60, seed=1)
+    summary, details = realistic_run(60, seed=2)
+    comparison = compare_runs(base_summary, summary)
+    assert comparison["regressions"] and comparison["improvements"]
+    html = render_report(summary, details, comparison=comparison)
+    data = cases_data(html)
+    regressed = {c["id"] for c in data["cases"] if c["mark"] == "regressed"}
+    assert regressed == {r["case_id"] for r in comparison["regressions"]}
+    baseline = re.search(r'id="baseline"(.*?)</section>', html, re.S)
+    assert baseline
+    assert f"{comparison['paired_cases']} paired cases" in baseline.group(1)
+    assert f"McNemar p = {comparison['mcnemar']['p_value']:.4f}" in baseline.group(1)
+    assert 'id="dimension-deltas"' in baseline.group(1)
+    first = comparison["regressions"][0]
+    assert f"{first['base_result']} → {first['head_result']}" in baseline.group(1)
 
 
 def test_dimension_histograms_count_every_scored_case() -> None:

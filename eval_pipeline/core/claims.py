@@ -108,7 +108,7 @@ _ASKS_FOR_YEAR = re.compile(r"\b(?i:which|what)\s+(?i:calendar\s+|fiscal\s+)?(?i
 
 def _is_year(number: ParsedNumber, text: str) -> bool:
     """A plain 4-digit number from 1900 to 2100 is a year unless it counts something that
-    follows it ("2000 sites are completed") and no date preposition comes before it."""
+    follows it ("2000 items are completed") and no date preposition comes before it."""
     if not (
         number.core.isdigit()
         and len(number.core) == 4

@@ -73,7 +73,7 @@ def _is_label(item: Any) -> bool:
 
 
 def scope_labels(rv: ReferenceValue) -> tuple[str, ...]:
-    """Labels of a whole reference: its string params ("region": "West") and its own label."""
+    """Labels of a whole reference: its string params ("group": "West") and its own label."""
     labels = [str(v) for v in rv.reference.params.values() if _is_label(v)]
     if rv.reference.label and _is_label(rv.reference.label):
         labels.append(rv.reference.label)
@@ -123,7 +123,7 @@ def _record(record: Mapping[Any, Any], labels: tuple[str, ...]) -> Iterator[_Fla
 
 
 def _mapping(mapping: Mapping[Any, Any], labels: tuple[str, ...]) -> Iterator[_Flat]:
-    """Keys label their numbers; string values ("region": "West") label all their siblings."""
+    """Keys label their numbers; string values ("group": "West") label all their siblings."""
     context = (*labels, *(str(v) for v in mapping.values() if _is_label(v)))
     for key, item in mapping.items():
         here = (*context, str(key))
@@ -269,7 +269,7 @@ def claim_labels(
     """Label keys each claim is stated for: every label mention goes to the closest claim of its
     sentence (fewest clause breaks, then distance, then the claim that follows it); in a table row
     written with pipes it goes to every claim of the row; a claim right after a labelled one
-    ("West (59.6%, 305 sites)") shares its labels; and in "from X to Y" the two ends take the
+    ("West (59.6%, 305 done)") shares its labels; and in "from X to Y" the two ends take the
     earlier and the later of the two periods named (in the sentence, else in the question)."""
     attached: dict[str, set[str]] = {c.id: set() for c in claims}
     sentences = sentence_spans(answer)
@@ -383,7 +383,7 @@ def comparable(claim: Claim, entry: ReferenceEntry) -> bool:
 
 
 def _is_weak(claim: Claim) -> bool:
-    """A small number written in words ("the three regions") is rarely the figure asked for."""
+    """A small number written in words ("the three groups") is rarely the figure asked for."""
     return (
         claim.value is not None
         and abs(claim.value) <= 10

@@ -218,17 +218,29 @@ def _trend_chart(summary: Mapping[str, Any], history: Sequence[Mapping[str, Any]
     )
 
 
+def _usd(value: Any) -> str:
+    return "—" if value is None else f"${value:,.4f}"
+
+
 def _cost(cost: Any) -> dict[str, Any]:
-    """Cost as a headline figure plus detail lines; a bare number is taken to be USD."""
+    """Judge spend as a headline figure plus detail lines; a bare number is taken to be USD.
+
+    The mapping form is the one ``eval_run`` stores: ``usd``, ``judge_calls``, ``cached_calls``,
+    ``input_tokens``, ``output_tokens`` and ``usd_by_dimension``.
+    """
     if cost is None:
         return {"main": "—", "lines": []}
-    if isinstance(cost, int | float):
-        return {"main": f"${cost:,.4f}", "lines": []}
-    if isinstance(cost, Mapping):
-        main_key = next((k for k in ("usd", "total_usd", "total") if k in cost), None)
-        main = f"${cost[main_key]:,.4f}" if main_key is not None else "—"
-        return {"main": main, "lines": [f"{k}: {v}" for k, v in cost.items() if k != main_key]}
-    return {"main": str(cost), "lines": []}
+    if not isinstance(cost, Mapping):
+        return {"main": _usd(cost) if isinstance(cost, int | float) else str(cost), "lines": []}
+    lines = []
+    if "judge_calls" in cost:
+        lines.append(f"{cost['judge_calls']} judge calls, {cost.get('cached_calls', 0)} cached")
+    if "input_tokens" in cost or "output_tokens" in cost:
+        lines.append(
+            f"{cost.get('input_tokens', 0):,} tokens in · {cost.get('output_tokens', 0):,} out"
+        )
+    lines += [f"{name} {_usd(usd)}" for name, usd in cost.get("usd_by_dimension", {}).items()]
+    return {"main": _usd(cost.get("usd")), "lines": lines}
 
 
 def _case_marks(comparison: Mapping[str, Any] | None) -> dict[str, str]:
@@ -239,31 +251,62 @@ def _case_marks(comparison: Mapping[str, Any] | None) -> dict[str, str]:
     return marks
 
 
-def _change_rows(items: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
-    return [
-        {
-            "case_id": str(item["case_id"]),
-            "detail": ", ".join(
-                f"{k}={_fmt(v)}" for k, v in item.items() if k != "case_id" and v is not None
-            ),
-        }
-        for item in items
+def _change_text(item: Mapping[str, Any]) -> str:
+    """One line on what changed for a case: compare_case's fields, or any scalar fields given."""
+    if "base_result" not in item:
+        return ", ".join(
+            f"{k}={_fmt(v)}"
+            for k, v in item.items()
+            if k != "case_id" and isinstance(v, str | int | float)
+        )
+    parts = [f"{item['base_result']} → {item.get('head_result')}"]
+    if item.get("overall_delta") is not None:
+        parts.append(f"overall {_fmt(item.get('base_overall'))} → {_fmt(item.get('head_overall'))}")
+    parts += [f"new gate {g}" for g in item.get("gates_added", [])]
+    parts += [f"gate gone {g}" for g in item.get("gates_removed", [])]
+    parts += [f"{k} {v:+d}" for k, v in item.get("verdict_changes", {}).items()]
+    parts += [
+        f"{d['dimension']} {d['delta']:+.2f}"
+        for d in item.get("dimension_changes", [])
+        if d.get("delta") is not None
     ]
+    return "; ".join(parts)
 
 
 def _comparison_view(comparison: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Accepts ``compare.compare_runs`` output, or the flat form with ``mcnemar_p`` and
+    ``overall_ci`` = [mean_delta, low, high]."""
     if comparison is None:
         return None
-    ci = comparison.get("overall_ci") or [None, None, None]
+    mcnemar = comparison.get("mcnemar") or {}
+    overall = comparison.get("overall") or {}
+    ci = comparison.get("overall_ci") or [
+        overall.get("mean_delta"),
+        overall.get("ci_low"),
+        overall.get("ci_high"),
+    ]
+    level = (comparison.get("bootstrap") or {}).get("level", 0.95)
     return {
         "significant": bool(comparison.get("significant_regression")),
-        "p": comparison.get("mcnemar_p"),
+        "reasons": comparison.get("significance_reasons", []),
+        "p": comparison.get("mcnemar_p", mcnemar.get("p_value")),
+        "pass_to_fail": mcnemar.get("pass_to_fail"),
+        "fail_to_pass": mcnemar.get("fail_to_pass"),
         "delta": ci[0],
         "lo": ci[1],
         "hi": ci[2],
-        "baseline": comparison.get("baseline_run_key"),
-        "regressions": _change_rows(comparison.get("regressions", [])),
-        "improvements": _change_rows(comparison.get("improvements", [])),
+        "level": f"{level:.0%}",
+        "baseline": comparison.get("base_run_key", comparison.get("baseline_run_key")),
+        "paired": comparison.get("paired_cases"),
+        "dimensions": comparison.get("dimensions", {}),
+        "regressions": [
+            {"case_id": str(r["case_id"]), "detail": _change_text(r)}
+            for r in comparison.get("regressions", [])
+        ],
+        "improvements": [
+            {"case_id": str(r["case_id"]), "detail": _change_text(r)}
+            for r in comparison.get("improvements", [])
+        ],
     }
 
 

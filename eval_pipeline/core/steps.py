@@ -82,7 +82,7 @@ def verify(
     if payload.status == "error":
         return OracleResult(case_id=case.id, error="no complete answer to verify")
     references = [runtime.evaluate(ref, db) for ref in case.reference]
-    verdicts = verify_claims(contract, references, answer=payload.answer)
+    verdicts = verify_claims(contract, references, answer=payload.answer, question=case.question)
     return OracleResult(case_id=case.id, verdicts=verdicts, references=references)
 
 
@@ -99,9 +99,10 @@ def score(
     sla: LatencySLA,
     live_catalog: Mapping[str, Sequence[str]] | None,
     judge: JudgeClient | None = None,
+    use_cache: bool = True,
 ) -> dict[str, DimensionResult]:
     """Every dimension of one case; without an LLM judge, on_topic and bkg use embeddings and
-    content_quality is skipped."""
+    content_quality is skipped. ``use_cache=False`` asks the judge afresh (repeated sampling)."""
     if oracle.error:
         oracle_dim = DimensionResult(
             name="oracle", state="error", method="deterministic", reason=oracle.error
@@ -130,16 +131,25 @@ def score(
         dims["bkg"] = bkg_dimension(case.question, payload.answer, sql, bkg)
         return dims
     dims["content_quality"] = content_quality_dimension(
-        judge, case, payload.answer, oracle.verdicts, bkg
+        judge, case, payload.answer, oracle.verdicts, bkg, use_cache=use_cache
     )
-    dims["on_topic"] = on_topic_llm_dimension(judge, case.question, payload.answer, case_id=case.id)
+    dims["on_topic"] = on_topic_llm_dimension(
+        judge, case.question, payload.answer, case_id=case.id, use_cache=use_cache
+    )
     dims["bkg"] = bkg_dimension(
         case.question,
         payload.answer,
         sql,
         bkg,
         judge_part=lambda tables: bkg_judge_score(
-            judge, case.question, payload.answer, sql, bkg, tables, case_id=case.id
+            judge,
+            case.question,
+            payload.answer,
+            sql,
+            bkg,
+            tables,
+            case_id=case.id,
+            use_cache=use_cache,
         ),
         judge_method=judge.method,
     )

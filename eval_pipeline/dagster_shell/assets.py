@@ -12,12 +12,14 @@ concurrently inside it.
 
 import json
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from statistics import fmean, quantiles
 from typing import Any
 
 from dagster import (
+    AssetCheckResult,
+    AssetCheckSpec,
     AssetDep,
     AssetExecutionContext,
     AssetIn,
@@ -25,10 +27,12 @@ from dagster import (
     AssetSpec,
     BackfillPolicy,
     MetadataValue,
+    Output,
     asset,
 )
 
 from eval_pipeline.core.aggregate import judge_case, summarize_run
+from eval_pipeline.core.compare import compare_runs
 from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.judges import prompt_versions
 from eval_pipeline.core.llm import CostLedger
@@ -60,6 +64,7 @@ GROUP = "evaluation"
 IO = "results_io_manager"
 SINGLE_RUN = BackfillPolicy.single_run()
 REMOVED = "removed from the golden dataset"
+HISTORY_RUNS = 20
 
 
 def _keys(context: AssetExecutionContext) -> list[tuple[str, str]]:
@@ -439,6 +444,7 @@ def judge_scores(
                 sla=env.settings.latency_sla,
                 live_catalog=env.live_catalog,
                 judge=judge,
+                use_cache=env.settings.judge_use_cache,
             )
             out[key] = {
                 "cost": case_cost(judge.ledger, case.id) if judge else {},
@@ -471,61 +477,126 @@ def judge_scores(
     return batch
 
 
-@asset(
-    partitions_def=RUNS,
-    ins={"judge_scores": AssetIn(partition_mapping=BY_RUN)},
-    code_version=STAGE_VERSIONS["eval_run"],
-    group_name=GROUP,
-    io_manager_key=IO,
-)
-def eval_run(
-    context: AssetExecutionContext, environment: EvalEnvironment, judge_scores: Batch
-) -> Batch:
-    """Weighted overall score and soft gates per case; coverage and pass rate for the run."""
-    env = environment.env
-    run_key = context.partition_key
-    outcomes = []
-    for (_, case_id), record in sorted(judge_scores.items()):
-        dims = {
-            n: DimensionResult.model_validate(d) for n, d in record.get("dimensions", {}).items()
-        }
-        outcomes.append(
-            judge_case(
-                case_id,
-                dims,
-                has_expected_answer=record.get("has_expected_answer", False),
-                has_reference=record.get("has_reference", False),
-                chatbot_errors=record.get("chatbot_errors", []),
-                policy=env.policy,
-                tags=record.get("tags", []),
-            )
-        )
-    run_dir = env.settings.reports_dir / run_key
-    summary = summarize_run(run_key, outcomes, report_path=str(run_dir / "report.html"))
-    calls, reused = provenance(env.store, run_key, [o.case_id for o in outcomes])
-    summary["calls"] = calls
-    summary["cost"] = run_cost([r.get("cost", {}) for r in judge_scores.values()])
-    for case in summary["cases"]:
-        case["reused"] = case["case_id"] in reused
-    summary_path = write_json(run_dir / "summary.json", summary)
-    context.add_output_metadata(
-        {
-            "cases": summary["cases_total"],
-            "pass_rate": summary["pass_rate"],
-            "coverage": summary["coverage"],
-            "mean_overall": summary["mean_overall"] or 0.0,
-            "summary_path": MetadataValue.path(str(summary_path)),
-            "cases_table": _md_table(
-                ["case", "overall", "passed", "gate failures"],
-                [
-                    (c["case_id"], c["overall"], c["passed"], "; ".join(c["gate_failures"])[:120])
-                    for c in summary["cases"]
-                ],
-                limit=50,
-            ),
-        }
+def run_checks(
+    summary: Mapping[str, Any], min_pass_rate: float, min_coverage: float
+) -> list[AssetCheckResult]:
+    """The run's release gates as Dagster asset checks, visible (optionally blocking) in the UI."""
+    comparison = summary.get("comparison") or {}
+    regressed = bool(comparison.get("significant_regression"))
+    return [
+        AssetCheckResult(
+            check_name="gates_passed",
+            passed=summary["pass_rate"] >= min_pass_rate,
+            metadata={
+                "pass_rate": summary["pass_rate"],
+                "min_pass_rate": min_pass_rate,
+                "failed_cases": summary["cases_failed"] + summary["cases_error"],
+            },
+        ),
+        AssetCheckResult(
+            check_name="coverage",
+            passed=summary["coverage"] >= min_coverage,
+            metadata={"coverage": summary["coverage"], "min_coverage": min_coverage},
+        ),
+        AssetCheckResult(
+            check_name="no_significant_regression",
+            passed=not regressed,
+            metadata={
+                "baseline": str(comparison.get("base_run_key") or "none"),
+                "significant_regression": regressed,
+            },
+        ),
+    ]
+
+
+CHECK_NAMES = ("gates_passed", "coverage", "no_significant_regression")
+
+
+def build_eval_run(blocking: bool) -> Any:
+    """``eval_run`` with its gate checks; blocking checks stop ``eval_report`` when they fail."""
+
+    @asset(
+        name="eval_run",
+        partitions_def=RUNS,
+        ins={"judge_scores": AssetIn(partition_mapping=BY_RUN)},
+        code_version=STAGE_VERSIONS["eval_run"],
+        group_name=GROUP,
+        io_manager_key=IO,
+        check_specs=[
+            AssetCheckSpec(name, asset="eval_run", blocking=blocking) for name in CHECK_NAMES
+        ],
     )
-    return {(run_key, ""): summary}
+    def eval_run(
+        context: AssetExecutionContext, environment: EvalEnvironment, judge_scores: Batch
+    ) -> Iterator[Output[Batch] | AssetCheckResult]:
+        """Weighted overall score and soft gates per case; coverage and pass rate for the run."""
+        env = environment.env
+        run_key = context.partition_key
+        outcomes = []
+        for (_, case_id), record in sorted(judge_scores.items()):
+            dims = {
+                n: DimensionResult.model_validate(d)
+                for n, d in record.get("dimensions", {}).items()
+            }
+            outcomes.append(
+                judge_case(
+                    case_id,
+                    dims,
+                    has_expected_answer=record.get("has_expected_answer", False),
+                    has_reference=record.get("has_reference", False),
+                    chatbot_errors=record.get("chatbot_errors", []),
+                    policy=env.policy,
+                    tags=record.get("tags", []),
+                )
+            )
+        run_dir = env.settings.reports_dir / run_key
+        summary = summarize_run(run_key, outcomes, report_path=str(run_dir / "report.html"))
+        calls, reused = provenance(env.store, run_key, [o.case_id for o in outcomes])
+        summary["calls"] = calls
+        summary["cost"] = run_cost([r.get("cost", {}) for r in judge_scores.values()])
+        baseline = baseline_summary(env.store, run_key, env.settings.baseline_run)
+        summary["comparison"] = (
+            compare_runs(baseline, summary, level=env.settings.significance_level)
+            if baseline
+            else None
+        )
+        for case in summary["cases"]:
+            case["reused"] = case["case_id"] in reused
+        summary_path = write_json(run_dir / "summary.json", summary)
+        comparison = summary["comparison"] or {}
+        yield Output(
+            {(run_key, ""): summary},
+            metadata={
+                "cases": summary["cases_total"],
+                "pass_rate": summary["pass_rate"],
+                "coverage": summary["coverage"],
+                "mean_overall": summary["mean_overall"] or 0.0,
+                "chatbot_calls": calls["chatbot"],
+                "judge_calls": calls["judge"],
+                "reference_calls": calls["reference"],
+                "judge_usd": summary["cost"]["usd"],
+                "baseline": str(comparison.get("base_run_key") or "none"),
+                "significant_regression": bool(comparison.get("significant_regression")),
+                "summary_path": MetadataValue.path(str(summary_path)),
+                "cases_table": _md_table(
+                    ["case", "overall", "passed", "gate failures"],
+                    [
+                        (
+                            c["case_id"],
+                            c["overall"],
+                            c["passed"],
+                            "; ".join(c["gate_failures"])[:120],
+                        )
+                        for c in summary["cases"]
+                    ],
+                    limit=50,
+                ),
+            },
+        )
+        s = env.settings
+        yield from run_checks(summary, s.min_pass_rate, s.min_coverage)
+
+    return eval_run
 
 
 PER_CASE_ASSETS = ("chatbot_responses", "extracted_claims", "oracle_verdicts", "judge_scores")
@@ -545,6 +616,14 @@ def provenance(
         run_ids |= {row.dagster_run_id for row in rows.values()}
         reused &= {case_id for case_id, row in rows.items() if row.reused}
     return store.calls_for(run_ids), reused
+
+
+def baseline_summary(store: ResultsStore, run_key: str, configured: str) -> dict[str, Any] | None:
+    """The configured baseline run, else the run evaluated before this one."""
+    if configured and configured != run_key:
+        return store.latest("eval_run", configured, [""]).get("")
+    keys = [k for k in store.run_keys("eval_run") if k != run_key]
+    return store.latest("eval_run", keys[-1], [""]).get("") if keys else None
 
 
 def run_cost(case_costs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -591,7 +670,14 @@ def eval_report(
         name: env.store.latest(name, run_key, case_ids)
         for name in ("chatbot_responses", "extracted_claims", "oracle_verdicts")
     }
-    html = render_report(summary, details)
+    history = [
+        s
+        for k in env.store.run_keys("eval_run")[-HISTORY_RUNS:]
+        if k != run_key and (s := env.store.latest("eval_run", k, [""]).get(""))
+    ]
+    html = render_report(
+        summary, details, history=[*history, summary], comparison=summary.get("comparison")
+    )
     path = Path(summary["report_path"])
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(html, encoding="utf-8")

@@ -1,10 +1,11 @@
 """Seeded faults: the demo bot's known bugs, so an evaluation of it has a ground truth to meet.
 
-For each question the fault (or none) is a pure function of ``(fault_seed, normalised question)``:
-re-asking gives the same answer, another seed gives another mix. Only faults that make sense for
-the plan are candidates, and a number fault is a candidate only when it changes what is displayed,
-so every recorded fault is one the evaluator can, in principle, catch. The record goes to a log
-file the evaluator is never given.
+For each question the fault (or none) is a pure function of ``(fault_seed, normalised question,
+ask index)``: the first ask of a question is the same in every bot process, a repeat draws again
+independently (a real bot is not the same twice), another seed gives another mix. Only faults
+that make sense for the plan are candidates, and a number fault is a candidate only when it changes
+what is displayed, so every recorded fault is one the evaluator can, in principle, catch. The
+record goes to a log file the evaluator is never given.
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ class Answer:
     fault: str = NO_FAULT
     detail: dict[str, Any] = field(default_factory=dict)
     delivery: Delivery = "normal"
+    ask_index: int = 0
 
 
 @dataclass(frozen=True)
@@ -316,28 +318,40 @@ def applicable_faults(plan: AnswerPlan, question: str) -> list[str]:
     return [kind for kind, fault in FAULTS.items() if fault.applies(draft)]
 
 
+def _draw(fault_seed: int, question: str, ask_index: int) -> tuple[object, ...]:
+    """Seed parts of one ask; the first ask keeps the parts it had before repeats existed."""
+    parts: tuple[object, ...] = (fault_seed, normalise(question))
+    return parts if ask_index == 0 else (*parts, ask_index)
+
+
 def compose_answer(
     plan: AnswerPlan,
     question: str,
     *,
     fault_seed: int | None,
     contact: Callable[[], dict[str, str]],
+    ask_index: int = 0,
 ) -> Answer:
     """The answer to stream: the truthful one, or (seeded) one applicable fault applied to it.
 
-    ``contact`` is only called for a PII leak, so it may query the database.
+    ``ask_index`` counts earlier asks of the same question. ``contact`` is only called for a PII
+    leak, so it may query the database.
     """
     rendered = render_facts(plan.facts, question)
-    truthful = Answer(plan.template.format(*rendered), plan.reasoning, plan.sql_calls)
+    truthful = Answer(
+        plan.template.format(*rendered), plan.reasoning, plan.sql_calls, ask_index=ask_index
+    )
     if fault_seed is None:
         return truthful
-    chooser = _rng("fault", fault_seed, normalise(question))
+    draw = _draw(fault_seed, question, ask_index)
+    chooser = _rng("fault", *draw)
     if chooser.random() >= FAULT_PROBABILITY:
         return truthful
     draft = _Draft(plan, question, rendered, contact)
     candidates = [kind for kind, fault in FAULTS.items() if fault.applies(draft)]
     kind = chooser.choice(candidates)
-    return FAULTS[kind].inject(draft, _rng("detail", fault_seed, normalise(question), kind))
+    answer = FAULTS[kind].inject(draft, _rng("detail", *draw, kind))
+    return replace(answer, ask_index=ask_index)
 
 
 class FaultLog:
@@ -362,6 +376,7 @@ def fault_record(
         "detail": answer.detail,
         "fault_seed": fault_seed,
         "request_id": request_id,
+        "ask_index": answer.ask_index,
     }
 
 

@@ -11,7 +11,9 @@ import json
 import logging
 import math
 import re
+import threading
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +27,13 @@ from starlette.routing import Route
 
 from eval_pipeline.core.db import to_python
 from eval_pipeline.demo.bot.auth import Credentials
-from eval_pipeline.demo.bot.faults import Answer, FaultLog, compose_answer, fault_record
+from eval_pipeline.demo.bot.faults import (
+    Answer,
+    FaultLog,
+    compose_answer,
+    fault_record,
+    normalise,
+)
 from eval_pipeline.demo.bot.plans import AnswerPlan, SqlCall
 
 logger = logging.getLogger(__name__)
@@ -105,12 +113,26 @@ class ChatBot:
         self.contact = contact
         self.settings = settings
         self.fault_log = FaultLog(settings.fault_log) if settings.fault_log else None
+        self._asked: Counter[str] = Counter()
+        self._asked_lock = threading.Lock()
+
+    def _ask_index(self, question: str) -> int:
+        """How often this process was asked the question before: repeats draw their own fault."""
+        with self._asked_lock:
+            key = normalise(question)
+            index = self._asked[key]
+            self._asked[key] += 1
+            return index
 
     def answer(self, question: str) -> Answer:
         """Plan (runs SQL) and compose; blocking, so it runs in a worker thread."""
         plan = self.planner(question)
         return compose_answer(
-            plan, question, fault_seed=self.settings.fault_seed, contact=self.contact
+            plan,
+            question,
+            fault_seed=self.settings.fault_seed,
+            contact=self.contact,
+            ask_index=self._ask_index(question),
         )
 
     async def health(self, _request: Request) -> Response:

@@ -1,0 +1,81 @@
+"""The labelled oracle benchmark (bench/oracle_accuracy.py) meets its accuracy targets."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from bench import oracle_accuracy as bench
+
+
+@pytest.fixture(scope="module")
+def accuracy() -> bench.Accuracy:
+    return bench.evaluate()
+
+
+def test_labelled_set_is_large_and_covers_every_format_and_fault() -> None:
+    cases = json.loads(bench.CASES.read_text())
+    labels = Counter(verdict for case in cases for _, verdict in case["expected"])
+    assert sum(labels.values()) >= 150
+    assert labels["supported"] >= 60 and labels["contradicted"] >= 40 and labels["unverifiable"]
+    covered = {tag for case in cases for tag in case["covers"]}
+    assert {
+        "hallucinated",
+        "wrong-filter",
+        "wrong-grain",
+        "wrong-rounding",
+        "percent-fraction-swap",
+        "percent",
+        "percent-word",
+        "fraction",
+        "thousands-separator",
+        "k",
+        "M",
+        "B",
+        "scale-word",
+        "words",
+        "hedge",
+        "range",
+        "delta",
+        "negative",
+        "currency",
+        "multi-entity",
+        "table",
+        "ranking",
+        "year-answer",
+        "year-qualifier",
+    } <= covered
+    assert len({case["id"] for case in cases}) == len(cases)
+
+
+def test_oracle_meets_its_accuracy_targets(accuracy: bench.Accuracy) -> None:
+    mistakes = [m for o in accuracy.outcomes for m in o.mistakes]
+    assert accuracy.precision("contradicted") >= 0.98, mistakes
+    assert accuracy.recall("contradicted") >= 0.95, mistakes
+    assert accuracy.precision("supported") >= 0.98, mistakes
+    assert accuracy.recall("supported") >= 0.95, mistakes
+
+
+def test_every_labelled_claim_is_extracted(accuracy: bench.Accuracy) -> None:
+    confusion = accuracy.confusion
+    assert not [pair for pair in confusion if bench.MISSED in pair or bench.INVENTED in pair]
+
+
+def test_count_mismatch_counts_as_errors() -> None:
+    expected = [("42", "supported"), ("37", "contradicted")]
+    got = [("42", "supported", ""), ("55", "supported", ""), ("9", "contradicted", "")]
+    assert bench._pairs(expected, got) == [
+        ("supported", "supported"),
+        ("contradicted", bench.MISSED),
+        (bench.INVENTED, "contradicted"),
+    ]
+    outcome = bench.CaseOutcome("x", "", expected, got, bench._pairs(expected, got))
+    accuracy = bench.Accuracy([outcome])
+    assert accuracy.recall("contradicted") == 0.0 and accuracy.precision("contradicted") == 0.0
+
+
+def test_report_ends_with_the_summary_line(accuracy: bench.Accuracy) -> None:
+    last = bench.report(accuracy)[-1]
+    assert last.startswith("contradicted precision=") and "; supported precision=" in last
