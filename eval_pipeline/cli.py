@@ -89,6 +89,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         fault_log=fault_log,
         ttft_s=args.ttft,
         tokens_per_s=args.token_rate,
+        answer_s=args.answer_time,
     ) as bot:
         print(f"demo chatbot listening on {bot.url} (fault seed {args.fault_seed})")
         overrides = {
@@ -135,6 +136,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
         fault_log=Path(args.fault_log) if args.fault_log else None,
         ttft_s=args.ttft,
         tokens_per_s=args.token_rate,
+        answer_s=args.answer_time,
         host=args.host,
         port=args.port,
     )
@@ -157,6 +159,12 @@ def cmd_warehouse(args: argparse.Namespace) -> int:
 def _bot_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ttft", type=float, default=0.05, help="bot time to first token, seconds")
     p.add_argument("--token-rate", type=float, default=200.0, help="bot tokens per second")
+    p.add_argument(
+        "--answer-time",
+        type=float,
+        default=None,
+        help="end every answer this many seconds after the request, whatever its length",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

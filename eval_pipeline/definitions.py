@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from dagster import Definitions
+from dagster import Definitions, ExecutorDefinition
 
 from eval_pipeline.dagster_shell.assets import (
     build_eval_run,
@@ -39,7 +39,10 @@ def bkg_table_names(settings: Settings) -> list[str]:
         return []
 
 
-def build_definitions(overrides: dict[str, str] | None = None) -> Definitions:
+def build_definitions(
+    overrides: dict[str, str] | None = None, executor: ExecutorDefinition | None = None
+) -> Definitions:
+    """``executor`` replaces Dagster's default for every job (e.g. Celery for the case batch)."""
     environment = EvalEnvironment(overrides=overrides or {})
     settings = load_settings(**(overrides or {}))
     tables = bkg_table_names(settings)
@@ -60,6 +63,7 @@ def build_definitions(overrides: dict[str, str] | None = None) -> Definitions:
             "environment": environment,
             "results_io_manager": ResultsIOManager(environment=environment),
         },
+        executor=executor,
     )
 
 

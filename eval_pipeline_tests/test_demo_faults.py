@@ -40,13 +40,13 @@ def warehouse_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def run_seed(tmp_path: Path, url: str, seed: int) -> tuple[dict, list[dict], ResultsStore]:
     log = tmp_path / f"faults-{seed}.jsonl"
     with start_bot(
-        database_url=url, fault_seed=seed, fault_log=log, ttft_s=0.01, tokens_per_s=2000, stall_s=3
+        database_url=url, fault_seed=seed, fault_log=log, ttft_s=0.01, tokens_per_s=2000, stall_s=8
     ) as bot:
         overrides = {
             "home": str(tmp_path / "home"),
             "database_url": url,
             "chatbot_url": bot.url,
-            "chatbot_read_timeout_s": "1.5",
+            "chatbot_read_timeout_s": "4",
             "concurrency": "16",
         }
         with eval_instance() as instance:

@@ -141,6 +141,7 @@ def _settings(
     stall_s: float,
     username: str,
     password: str,
+    answer_s: float | None = None,
 ) -> BotSettings:
     return BotSettings(
         credentials=Credentials(username=username, password=password),
@@ -149,6 +150,7 @@ def _settings(
         ttft_s=ttft_s,
         tokens_per_s=tokens_per_s,
         stall_s=stall_s,
+        answer_s=answer_s,
     )
 
 
@@ -164,6 +166,7 @@ def start_bot(
     stall_s: float = 15.0,
     username: str = "demo",
     password: str = "demo-password",
+    answer_s: float | None = None,
 ) -> BotHandle:
     """Start the warehouse-backed bot in a background thread (for the demo and test fixtures)."""
     settings = _settings(
@@ -174,6 +177,7 @@ def start_bot(
         stall_s=stall_s,
         username=username,
         password=password,
+        answer_s=answer_s,
     )
     app, engine = warehouse_app(database_url, settings)
     return start_app(app, settings.credentials, host=host, port=port, on_stop=[engine.dispose])
@@ -191,6 +195,7 @@ def serve_forever(
     stall_s: float = 15.0,
     username: str = "demo",
     password: str = "demo-password",
+    answer_s: float | None = None,
 ) -> None:
     """Serve the warehouse-backed bot in the foreground until interrupted (CLI ``bot``)."""
     settings = _settings(
@@ -201,6 +206,7 @@ def serve_forever(
         stall_s=stall_s,
         username=username,
         password=password,
+        answer_s=answer_s,
     )
     app, engine = warehouse_app(database_url, settings)
     logger.warning(

@@ -58,6 +58,7 @@ class BotSettings:
     ttft_s: float = 0.05
     tokens_per_s: float = 200.0
     stall_s: float = 15.0
+    answer_s: float | None = None  # fixed answer time (benchmarks): last chunk at this second
 
 
 def split_tokens(text: str) -> list[str]:
@@ -68,6 +69,14 @@ def split_tokens(text: str) -> list[str]:
 def slow_rate(tokens_per_s: float, n_tokens: int) -> float:
     """A tenth of the normal rate, but fast enough that the whole answer stays under SLOW_MAX_S."""
     return min(tokens_per_s, max(tokens_per_s / SLOW_FACTOR, n_tokens / SLOW_MAX_S))
+
+
+def fixed_pacing(n_tokens: int, window_s: float) -> tuple[int, float]:
+    """Tokens per chunk and the gap between chunks that put the last chunk ``window_s`` after
+    the first, whatever the answer's length."""
+    per_chunk = max(1, math.ceil(n_tokens * TICK_S / max(window_s, TICK_S)))
+    gaps = math.ceil(n_tokens / per_chunk) - 1
+    return per_chunk, window_s / gaps if gaps > 0 else 0.0
 
 
 def sse(event: str, data: dict[str, Any]) -> str:
@@ -193,9 +202,13 @@ class ChatBot:
         await anyio.sleep(self.settings.ttft_s)
 
         per_chunk = max(1, math.ceil(rate * TICK_S))
+        gap_s = per_chunk / rate
+        if self.settings.answer_s is not None and answer.delivery != "slow":
+            window = self.settings.answer_s - self.settings.ttft_s
+            per_chunk, gap_s = fixed_pacing(len(tokens), window)
         for start in range(0, sent, per_chunk):
             if start:
-                await anyio.sleep(per_chunk / rate)
+                await anyio.sleep(gap_s)
             yield sse("chunk", {"text": "".join(tokens[start : min(start + per_chunk, sent)])})
             if start == 0 and answer.delivery == "stall":
                 await anyio.sleep(self.settings.stall_s)
