@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -241,3 +242,70 @@ def test_pass_k_and_flakiness_agree_with_the_fault_log(
         sum(c["pass_hat_k"]["3"] for c in cases.values()) / len(cases), abs=1e-6
     )
     assert result["pass_hat_k"]["3"] <= result["pass_at_k"]["1"] <= result["pass_at_k"]["3"]
+
+
+# --- judge repeats: a scripted judge that is noisy, over an honest (steady) chatbot ------------
+
+
+def noisy_judge(seen: Counter[str]) -> Callable[[Any], Any]:
+    """Every rubric at 0.5 on the 1st, 3rd… time a prompt is seen and 0.9 on the 2nd, 4th…"""
+    from eval_pipeline_tests.scripted_openai import content
+
+    def reply(request: Any) -> Any:
+        seen[request.text] += 1
+        axis = {"score": 0.5 if seen[request.text] % 2 else 0.9, "reason": "scripted"}
+        name = request.body["response_format"]["json_schema"]["name"]
+        rubrics = {
+            "content_quality": {
+                "correctness": axis,
+                "completeness": axis,
+                "grounding": axis,
+                "unforgivable_violations": [],
+                "summary": "scripted",
+            },
+            "on_topic": {"relevance": axis, "adherence": axis, "summary": "scripted"},
+            "bkg": {
+                "entity_grounding": axis,
+                "schema_fit": axis,
+                "unknown_entities": [],
+                "summary": "scripted",
+            },
+        }
+        return content(json.dumps(next(v for k, v in rubrics.items() if k in name)))
+
+    return reply
+
+
+def test_judge_repeats_need_an_llm_judge(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="LLM judge"):
+        evaluate_repeats(
+            "j", 2, overrides={"home": str(tmp_path / "home"), "llm_base_url": ""}, judge_repeats=2
+        )
+
+
+@pytest.mark.slow
+def test_judge_repeats_rejudge_uncached_and_blame_the_judge(tmp_path: Path) -> None:
+    from eval_pipeline_tests.scripted_openai import ScriptedOpenAI
+    from eval_pipeline_tests.test_graph import tiny_overrides
+
+    seen: Counter[str] = Counter()
+    with ScriptedOpenAI(api_key="sk-test", default=noisy_judge(seen)) as server:
+        overrides = {
+            **tiny_overrides(tmp_path, "honest"),
+            "llm_base_url": server.base_url,
+            "llm_api_key": "sk-test",
+            "llm_model": "scripted-judge",
+        }
+        with instance_for_test() as instance:
+            result = evaluate_repeats(
+                "j", 2, overrides=overrides, instance=instance, judge_repeats=2
+            )
+    # 2 repeats × 2 judgements of the same answer: no judgement came from a cache
+    assert seen and set(seen.values()) == {4}, seen
+    assert result["judge_repeats"] == 2
+    for case in result["cases"]:
+        # judged 0.5-ish then 0.9-ish in both repeats: the spread is the judge's alone
+        assert case["noise"]["chatbot"] == pytest.approx(0.0, abs=1e-9), case
+        assert case["noise"]["judge"] > 0 and case["noise"]["judge_share"] == 1.0, case
+    assert result["noise"]["judge_share"] == 1.0
+    assert "sk-test" not in Path(result["repeats_path"]).read_text()

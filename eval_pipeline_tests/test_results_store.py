@@ -61,3 +61,15 @@ def test_latest_rows_carry_provenance_and_calls_are_summed_per_run(tmp_path: Pat
     assert store.calls_for(["dr-2"]) == {"chatbot": 0, "judge": 4, "reference": 0}
     assert store.calls_for(["dr-1", "dr-2"]) == {"chatbot": 3, "judge": 4, "reference": 2}
     assert store.calls_for([]) == {"chatbot": 0, "judge": 0, "reference": 0}
+
+
+def test_non_finite_numbers_are_stored_as_null_and_views_exist(tmp_path: Path) -> None:
+    import sqlalchemy as sa
+
+    store = ResultsStore(f"sqlite:///{tmp_path / 'r.db'}")
+    store.append(
+        "a", [StoredRecord("r", "c", {"x": float("nan"), "y": [float("inf"), 1.5]}, "h")], "d"
+    )
+    assert store.latest("a", "r") == {"c": {"x": None, "y": [None, 1.5]}}
+    views = set(sa.inspect(store.engine).get_view_names())
+    assert {"eval_dimension_scores", "eval_claims", "eval_runs"} <= views

@@ -157,6 +157,19 @@ def _view_sql(j: _JSON) -> dict[str, str]:
     }
 
 
+def ensure_history_views(engine: sa.Engine) -> None:
+    """Create the views once, when one is missing; a concurrent creator winning the race is fine."""
+    if engine.dialect.name not in {"sqlite", "postgresql"}:
+        return
+    if set(HISTORY_VIEWS) <= set(sa.inspect(engine).get_view_names()):
+        return
+    try:
+        create_history_views(engine)
+    except sa.exc.DBAPIError:
+        if not set(HISTORY_VIEWS) <= set(sa.inspect(engine).get_view_names()):
+            raise
+
+
 def create_history_views(engine: sa.Engine) -> tuple[str, ...]:
     """(Re)create the history views in one transaction; returns their names."""
     if engine.dialect.name not in {"sqlite", "postgresql"}:

@@ -8,6 +8,7 @@ materialization appends rows here — one per (asset, run, case) — and readers
 from __future__ import annotations
 
 import json
+import math
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -92,6 +93,9 @@ class ResultsStore:
                 if engine.dialect.name == "sqlite":
                     sa.event.listen(engine, "connect", _sqlite_pragmas)
                 _METADATA.create_all(engine)
+                from eval_pipeline.core.history import ensure_history_views
+
+                ensure_history_views(engine)
                 self._engines[url] = engine
         self.engine = engine
 
@@ -113,7 +117,9 @@ class ResultsStore:
                             "content_hash": r.content_hash,
                             "input_fingerprint": r.input_fingerprint,
                             "reused": r.reused,
-                            "payload": json.dumps(r.payload, default=str, sort_keys=True),
+                            "payload": json.dumps(
+                                _finite(r.payload), default=str, sort_keys=True, allow_nan=False
+                            ),
                         }
                         for r in chunk
                     ],
@@ -202,6 +208,17 @@ class ResultsStore:
         )
         with self.engine.connect() as conn:
             return [row[0] for row in conn.execute(query)]
+
+
+def _finite(value: Any) -> Any:
+    """NaN and infinities become null: they are not JSON, and PostgreSQL's JSON refuses them."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, Mapping):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
