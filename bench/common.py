@@ -167,7 +167,9 @@ def _regions(question: str, ref: Callable[[str], dict[str, Any]]) -> Callable[[]
     return variants
 
 
-def _sites(question: str, ref: Callable[[str], list[dict[str, Any]]]) -> Callable[[], Iterator[Any]]:
+def _sites(
+    question: str, ref: Callable[[str], list[dict[str, Any]]]
+) -> Callable[[], Iterator[Any]]:
     def variants() -> Iterator[tuple[str, list[dict[str, Any]]]]:
         for site in SITE_IDS:
             yield question.format(site=site), ref(site)

@@ -21,10 +21,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import common  # noqa: E402
+import common
 
-from eval_pipeline.core.adapters.sse import SSEAdapter  # noqa: E402
-from eval_pipeline.dagster_shell.launch import evaluate  # noqa: E402
+from eval_pipeline.core.adapters.sse import SSEAdapter
+from eval_pipeline.dagster_shell.launch import evaluate
 
 warnings.filterwarnings("ignore", message=".*is currently in beta")
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from eval_pipeline.calibrate_cli import add_subcommands as add_calibrate_subcommands
 from eval_pipeline.compare_cli import add_subcommands as add_compare_subcommands
 from eval_pipeline.core.db import redact_url
 from eval_pipeline.core.problems import InputError
@@ -224,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     wh.add_argument("--tables", nargs="+", default=["hse_audits"], help="tables to refresh")
     wh.set_defaults(func=cmd_warehouse)
     add_compare_subcommands(sub)
+    add_calibrate_subcommands(sub)
     return parser
 
 

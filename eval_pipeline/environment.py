@@ -19,8 +19,10 @@ from eval_pipeline.core.adapters.python_callable import CallableAdapter
 from eval_pipeline.core.adapters.sse import SSEAdapter
 from eval_pipeline.core.aggregate import GatePolicy
 from eval_pipeline.core.bkg_runtime import BKGRuntime
+from eval_pipeline.core.calibration import demotions, judge_version
 from eval_pipeline.core.db import Database
 from eval_pipeline.core.inputs import load_bkg, load_golden
+from eval_pipeline.core.judges import prompt_versions
 from eval_pipeline.core.llm import CostLedger, JudgeClient
 from eval_pipeline.core.models import BKG, GoldenCase
 from eval_pipeline.core.results_store import ResultsStore
@@ -108,10 +110,21 @@ class Environment:
     def live_catalog(self) -> dict[str, list[str]]:
         return {t: self.db.columns(t) for t in self.db.table_names()}
 
+    @cached_property
+    def calibration_demotions(self) -> dict[str, str]:
+        """Judged dimensions whose judge version is uncalibrated: warnings, not scored."""
+        judge = self.judge
+        if judge is None:
+            return {}
+        version = judge_version(judge.method, prompt_versions())
+        return demotions(self.settings.results_store_url, version, self.settings.calibration_bar)
+
     @property
     def policy(self) -> GatePolicy:
         s = self.settings
         return GatePolicy(
+            demoted=frozenset(self.calibration_demotions),
+            demotion_reasons=self.calibration_demotions,
             weights=s.weights,
             weights_bare=s.weights_bare,
             pass_threshold=s.pass_threshold,

@@ -1,4 +1,4 @@
-"""``--repeats K`` for ``eval-pipeline run`` and ``demo``: the same cases evaluated K times."""
+"""``--repeats K`` (and ``--judge-repeats J``) for ``eval-pipeline run`` and ``demo``."""
 
 from __future__ import annotations
 
@@ -22,6 +22,17 @@ def add_repeats_argument(parser: argparse.ArgumentParser) -> None:
         metavar="K",
         help="ask every case K times (each repeat re-asks; reports pass@k, pass^k, flakiness)",
     )
+    parser.add_argument(
+        "--judge-repeats",
+        type=_at_least_one,
+        default=1,
+        metavar="J",
+        help="judge every answer J times to split chatbot noise from judge noise (needs an LLM)",
+    )
+
+
+def wants_repeats(args: argparse.Namespace) -> bool:
+    return bool(args.repeats > 1 or args.judge_repeats > 1)
 
 
 def print_repeats(result: Mapping[str, Any]) -> None:
@@ -52,11 +63,14 @@ def run_repeats(
     k: int,
     overrides: Mapping[str, str],
     case_ids: Sequence[str] | None,
+    judge_repeats: int = 1,
 ) -> dict[str, Any]:
-    """What ``run``/``demo`` call instead of a single evaluation when ``--repeats`` > 1."""
+    """What ``run``/``demo`` call instead of a single evaluation when ``wants_repeats``."""
     from eval_pipeline.dagster_shell.repeats import evaluate_repeats
 
-    result = evaluate_repeats(run_key, k, overrides=overrides, case_ids=case_ids)
+    result = evaluate_repeats(
+        run_key, k, overrides=overrides, case_ids=case_ids, judge_repeats=judge_repeats
+    )
     print_repeats(result)
     return result
 

@@ -117,6 +117,13 @@ class Settings(BaseSettings):
     warn_threshold: float = Field(
         default=0.5, ge=0, le=1, description="Any other dimension below this is a warning."
     )
+    calibration_bar: float = Field(
+        default=0.67,
+        ge=0,
+        le=1,
+        description="A judged dimension whose judge agreement (Krippendorff's α) is below this "
+        "is demoted to a warning.",
+    )
     latency_total_sla_s: float = Field(default=8.0, gt=0)
     latency_ttft_sla_s: float = Field(default=2.0, gt=0)
     weights: dict[str, float] = Field(default_factory=lambda: dict(FULL_WEIGHTS))

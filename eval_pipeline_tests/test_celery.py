@@ -15,6 +15,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,7 +55,12 @@ from eval_pipeline_tests.production_storage import (
     tiny_sqlite_settings,
 )
 
-pytestmark = [pytest.mark.postgres, pytest.mark.celery]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.celery,
+    # dagster-celery registers its step task again for every step it submits
+    pytest.mark.filterwarnings("ignore::celery.exceptions.DuplicateTaskNameWarning"),
+]
 
 AMQP_URL = os.environ.get("EVAL_TEST_AMQP_URL", "pyamqp://guest:guest@127.0.0.1:5672//")
 WORKERS = 2
@@ -142,13 +148,14 @@ def start_worker(name: str, config: Path, queue: str, log: Path) -> Worker:
 def stop_workers(workers: list[Worker]) -> None:
     """SIGTERM each worker's process group (warm shutdown), SIGKILL what is left after a while."""
     for worker in workers:
-        if worker.process.poll() is None:
+        with suppress(ProcessLookupError):  # the whole group may already be gone
             os.killpg(worker.process.pid, signal.SIGTERM)
     for worker in workers:
         try:
             worker.process.wait(STOP_TIMEOUT_S)
         except subprocess.TimeoutExpired:
-            os.killpg(worker.process.pid, signal.SIGKILL)
+            with suppress(ProcessLookupError):
+                os.killpg(worker.process.pid, signal.SIGKILL)
             worker.process.wait()
 
 

@@ -388,3 +388,30 @@ def test_line_chart_breaks_at_a_missing_value() -> None:
     )
     assert svg.count("<polyline") == 2
     assert svg.count("<circle") == 4
+
+
+def test_report_says_which_judged_dimensions_are_demoted() -> None:
+    from eval_pipeline.core.report import render_report
+
+    summary = {
+        "run_key": "r",
+        "created_at": "now",
+        "report_path": "/tmp/r.html",
+        "cases_total": 0,
+        "cases_passed": 0,
+        "cases_failed": 0,
+        "cases_error": 0,
+        "pass_rate": 0.0,
+        "coverage": 0.0,
+        "mean_overall": None,
+        "dimension_means": {},
+        "dimension_states": {},
+        "verdict_counts": {"supported": 0, "contradicted": 0, "unverifiable": 0, "stale": 0},
+        "gate_failure_counts": {},
+        "profiles": {},
+        "cases": [],
+        "demoted_dimensions": {"content_quality": "judge uncalibrated (α=0.41 < 0.67)"},
+    }
+    html = render_report(summary, {})
+    assert "judge uncalibrated (α=0.41 &lt; 0.67)" in html
+    assert "warning only, excluded from the overall score" in html

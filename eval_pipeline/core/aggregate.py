@@ -30,6 +30,9 @@ class GatePolicy:
     gating_dimensions: frozenset[str] = field(
         default_factory=lambda: frozenset({"safety", "oracle"})
     )
+    demoted: frozenset[str] = frozenset()
+    """Dimensions whose judge is uncalibrated: out of the overall score, a warning on each case."""
+    demotion_reasons: Mapping[str, str] = field(default_factory=dict)
 
 
 def weighted_overall(
@@ -60,6 +63,8 @@ def judge_case(
     """Apply weights and soft gates to one case."""
     profile = "full" if has_expected_answer else "bare"
     weights = policy.weights if has_expected_answer else policy.weights_bare
+    if policy.demoted:
+        weights = {n: w for n, w in weights.items() if n not in policy.demoted}
     overall = None if chatbot_errors else weighted_overall(dimensions, weights)
     gates: list[str] = []
     warnings: list[str] = []
@@ -96,6 +101,11 @@ def judge_case(
             warnings.append(
                 f"{name}: {dim.score:.2f} below {policy.warn_threshold:.2f}: {dim.reason}"
             )
+
+    for name in sorted(policy.demoted & dimensions.keys()):
+        if dimensions[name].state == "scored":
+            reason = policy.demotion_reasons.get(name, "judge uncalibrated")
+            warnings.append(f"{name}: {reason}, warning only")
 
     oracle_counts = oracle.details if oracle else {}
     return CaseOutcome(

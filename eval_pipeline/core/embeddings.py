@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import queue
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -31,7 +32,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 Vectors = NDArray[np.float32]
 
-MAX_TORCH_THREADS = 2
+MAX_TORCH_THREADS = 1
 
 
 class EmbeddingError(RuntimeError):
@@ -62,7 +63,7 @@ def bundled_model_path() -> Path:
 class EmbeddingCache:
     """A bounded, thread-safe LRU of vectors keyed by the sha256 of their text."""
 
-    def __init__(self, max_entries: int = 10_000) -> None:
+    def __init__(self, max_entries: int = 50_000) -> None:
         self._max_entries = max_entries
         self._lock = threading.Lock()
         self._vectors: OrderedDict[str, Vectors] = OrderedDict()
@@ -101,6 +102,25 @@ class SentenceEmbedder:
         self._encode_lock = threading.Lock()
         self.cache = cache if cache is not None else EmbeddingCache()
         self.encoded = 0
+        self._prefetch: Prefetcher | None = None
+        self._prefetch_lock = threading.Lock()
+
+    def prefetch(self, texts: Sequence[str]) -> None:
+        """Encode ``texts`` soon, on a background thread, so a later ``encode`` finds them cached.
+
+        The first call starts loading the model: work that fits while the caller waits on I/O.
+        """
+        with self._prefetch_lock:
+            if self._prefetch is None:
+                self._prefetch = Prefetcher(self)
+            self._prefetch.add(texts)
+
+    def drain(self) -> None:
+        """Wait until every prefetched text is encoded (or has failed to encode)."""
+        with self._prefetch_lock:
+            prefetch, self._prefetch = self._prefetch, None
+        if prefetch is not None:
+            prefetch.close()
 
     def _loaded(self) -> Any:
         if self._model is not None:
@@ -154,6 +174,56 @@ class SentenceEmbedder:
     @property
     def dimension(self) -> int:
         return int(self._loaded().get_embedding_dimension())
+
+
+class Prefetcher:
+    """One background thread encoding whatever texts have queued up, in batches.
+
+    Failures are dropped: the same texts are encoded again by the caller's own ``encode``, which
+    reports the error where it belongs (the dimension's error state).
+    """
+
+    def __init__(self, embedder: SentenceEmbedder, max_batch: int = 64) -> None:
+        self._embedder = embedder
+        self._max_batch = max_batch
+        self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="embed-prefetch", daemon=True)
+        self._thread.start()
+
+    def add(self, texts: Sequence[str]) -> None:
+        for text in texts:
+            if text:
+                self._queue.put(text)
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join()
+
+    def _run(self) -> None:
+        try:
+            self._embedder._loaded()
+        except EmbeddingError:
+            return self._discard()
+        closing = False
+        while not closing:
+            batch: list[str] = []
+            item = self._queue.get()
+            while item is not None:
+                batch.append(item)
+                if len(batch) == self._max_batch or self._queue.empty():
+                    break
+                item = self._queue.get()
+            closing = item is None
+            if batch:
+                try:
+                    self._embedder.encode(batch)
+                except EmbeddingError:
+                    return self._discard()
+        return None
+
+    def _discard(self) -> None:
+        while self._queue.get() is not None:
+            pass
 
 
 _default: SentenceEmbedder | None = None

@@ -399,6 +399,32 @@ class JudgeClient:
             self.cache.put(key, call, now=self._clock())
         return call
 
+    def chat(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        case_id: str = "",
+        dimension: str = "",
+        **params: Any,
+    ) -> ChatCompletion:
+        """One raw completion (a tool-calling turn, say) at temperature 0, with this client's
+        retries, endpoint concurrency limit and cost ledger; no schema check and no cache."""
+        completion, _ = self._send(list(messages), {"temperature": 0, **params})
+        usage = completion.usage
+        tokens_in = usage.prompt_tokens if usage is not None else 0
+        tokens_out = usage.completion_tokens if usage is not None else 0
+        self.ledger.record(
+            case_id,
+            dimension,
+            CostTotals(
+                calls=1,
+                input_tokens=tokens_in,
+                output_tokens=tokens_out,
+                cost_usd=self.settings.cost_usd(tokens_in, tokens_out),
+            ),
+        )
+        return completion
+
     # ------------------------------------------------------------------ internals
 
     def _params(self, schema: Mapping[str, Any], schema_name: str) -> dict[str, Any]:

@@ -262,6 +262,10 @@ class OracleResult(_Model):
     references: list[ReferenceValue] = Field(default_factory=list)
     error: str | None = None
     stale_tables: list[str] = Field(default_factory=list)
+    agent: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The LLM verifier's tool-call log and counts; empty on the deterministic path.",
+    )
 
     def counts(self) -> dict[str, int]:
         out = {"supported": 0, "contradicted": 0, "unverifiable": 0, "stale": 0}

@@ -156,6 +156,18 @@ def score(
     return dims
 
 
+def prefetch_embeddings(payload: ChatPayload) -> ChatPayload:
+    """Queue the texts the judged dimensions will encode while other answers still stream in."""
+    if payload.status == "ok":
+        default_embedder().prefetch([payload.question, payload.answer])
+    return payload
+
+
 def warm_embeddings(texts: Sequence[str]) -> None:
-    """Encode a whole batch at once; per-case scoring then hits the embedding cache."""
-    default_embedder().encode([t for t in texts if t])
+    """Encode a whole batch at once; per-case scoring then hits the embedding cache.
+
+    Texts already queued by ``prefetch_embeddings`` are waited for rather than encoded twice.
+    """
+    embedder = default_embedder()
+    embedder.drain()
+    embedder.encode([t for t in texts if t])

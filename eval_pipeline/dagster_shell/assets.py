@@ -51,6 +51,7 @@ from eval_pipeline.core.steps import (
     ask,
     extract,
     map_concurrently,
+    prefetch_embeddings,
     score,
     verify,
     warm_embeddings,
@@ -65,6 +66,7 @@ IO = "results_io_manager"
 SINGLE_RUN = BackfillPolicy.single_run()
 REMOVED = "removed from the golden dataset"
 HISTORY_RUNS = 20
+SCORING_CHUNK = 1000  # cases whose texts are encoded together: well within the embedding cache
 
 
 def _keys(context: AssetExecutionContext) -> list[tuple[str, str]]:
@@ -186,7 +188,9 @@ def chatbot_responses(
         nonlocal asked
         current = table_fingerprints(env.db, env.bkg)
         cases = {k: c for k in keys if (c := _case(golden_cases, k[1])) is not None}
-        payloads = map_concurrently(lambda c: ask(env.adapter, c), cases, s.concurrency)
+        payloads = map_concurrently(
+            lambda c: prefetch_embeddings(ask(env.adapter, c)), cases, s.concurrency
+        )
         asked = len(payloads)
         out: dict[tuple[str, str], dict[str, Any]] = {}
         for key in keys:
@@ -422,6 +426,12 @@ def judge_scores(
     }
 
     def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        out: dict[tuple[str, str], dict[str, Any]] = {}
+        for start in range(0, len(keys), SCORING_CHUNK):
+            out.update(score_chunk(keys[start : start + SCORING_CHUNK]))
+        return out
+
+    def score_chunk(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
         warm_embeddings(
             [
                 t
@@ -560,6 +570,7 @@ def build_eval_run(blocking: bool) -> Any:
             if baseline
             else None
         )
+        summary["demoted_dimensions"] = dict(env.policy.demotion_reasons)
         for case in summary["cases"]:
             case["reused"] = case["case_id"] in reused
         summary_path = write_json(run_dir / "summary.json", summary)

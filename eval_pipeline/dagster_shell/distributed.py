@@ -37,6 +37,9 @@ QUEUE_ENV = "EVAL_CELERY_QUEUE"
 DEFAULT_BROKER = "pyamqp://guest@localhost:5672//"
 DEFAULT_BACKEND = "rpc://"
 DEFAULT_QUEUE = "dagster"
+# The launcher polls each step's result every second; an unread result older than this is garbage,
+# and so is the rpc:// reply queue of a launcher that has gone away.
+RESULT_EXPIRES_S = 3600
 
 
 def celery_config(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
@@ -44,7 +47,10 @@ def celery_config(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
     return {
         "broker": environ.get(BROKER_ENV, DEFAULT_BROKER),
         "backend": environ.get(BACKEND_ENV, DEFAULT_BACKEND),
-        "config_source": {"task_default_queue": environ.get(QUEUE_ENV, DEFAULT_QUEUE)},
+        "config_source": {
+            "task_default_queue": environ.get(QUEUE_ENV, DEFAULT_QUEUE),
+            "result_expires": RESULT_EXPIRES_S,
+        },
     }
 
 

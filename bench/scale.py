@@ -1,0 +1,98 @@
+"""Wall time and peak memory of whole evaluations of 1,000, 5,000 and 10,000 cases.
+
+Each size is one evaluation (every asset through the report) in a fresh subprocess with its own
+EVAL_HOME and persistent Dagster instance, against the demo bot (a subprocess) with no added
+latency. The child reports its wall time; its peak RSS is read with RUSAGE_CHILDREN once it has
+been waited for.
+
+    .venv/bin/python bench/scale.py [--sizes 1000 5000 10000] [--concurrency 32]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import common
+
+warnings.filterwarnings("ignore", message=".*is currently in beta")
+
+
+def child(home: Path, golden: Path, url: str, bot_url: str, concurrency: int) -> None:
+    """One evaluation in this process; prints its wall time and case counts as JSON."""
+    from eval_pipeline.dagster_shell.launch import evaluate
+
+    common.use_dagster_home(home)
+    settings = common.overrides(home, golden, url, bot_url, concurrency)
+    start = time.perf_counter()
+    summary = evaluate("bench-scale", overrides=settings)
+    elapsed = time.perf_counter() - start
+    result = {"seconds": elapsed, "cases": summary["cases_total"], "errors": summary["cases_error"]}
+    print(json.dumps(result), flush=True)
+
+
+def run_size(
+    root: Path, size: int, url: str, bot_url: str, concurrency: int
+) -> tuple[float, float]:
+    """(seconds, peak RSS in MiB) of one evaluation of ``size`` cases in a fresh subprocess."""
+    work = root / f"n{size}"
+    golden = common.write_golden(size, work / "golden.json")
+    command = [sys.executable, __file__, "--child", str(work / "home"), str(golden), url, bot_url]
+    out = subprocess.run(
+        [*command, "--concurrency", str(concurrency)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    if result["cases"] != size or result["errors"]:
+        raise SystemExit(f"{size} cases: {result}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return result["seconds"], peak
+
+
+def _label(size: int) -> str:
+    return f"{size // 1000}k" if size % 1000 == 0 else str(size)
+
+
+def main(argv: list[str] | None = None) -> str:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs=3, default=[1000, 5000, 10000])
+    parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--child", nargs=4, metavar=("HOME", "GOLDEN", "DB_URL", "BOT_URL"))
+    args = parser.parse_args(argv)
+    if args.child:
+        home, golden, url, bot_url = args.child
+        child(Path(home), Path(golden), url, bot_url, args.concurrency)
+        return ""
+    small, middle, large = sorted(args.sizes)
+    times: dict[int, float] = {}
+    peaks: dict[int, float] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
+        root = Path(tmp)
+        url = common.build_warehouse(root / "warehouse")
+        with common.bot_process(url) as bot_url:
+            for size in (small, middle, large):
+                times[size], peaks[size] = run_size(root, size, url, bot_url, args.concurrency)
+                print(f"{size} cases: {times[size]:.1f}s peak_rss={peaks[size]:.0f}MiB", flush=True)
+    line = (
+        f"scale: t{_label(small)}={times[small]:.1f}s t{_label(middle)}={times[middle]:.1f}s "
+        f"t{_label(large)}={times[large]:.1f}s "
+        f"ratio{_label(large)}/{_label(small)}={times[large] / times[small]:.2f} "
+        f"peak_rss_{_label(large)}_mib={peaks[large]:.0f}"
+    )
+    print(line, flush=True)
+    return line
+
+
+if __name__ == "__main__":
+    main()
