@@ -13,6 +13,12 @@ from eval_pipeline.calibrate_cli import add_subcommands as add_calibrate_subcomm
 from eval_pipeline.compare_cli import add_subcommands as add_compare_subcommands
 from eval_pipeline.core.db import redact_url
 from eval_pipeline.core.problems import InputError
+from eval_pipeline.repeats_cli import (
+    add_repeats_argument,
+    repeats_exit_code,
+    run_repeats,
+    wants_repeats,
+)
 from eval_pipeline.settings import load_settings
 
 
@@ -51,6 +57,9 @@ def _evaluate(
 
     if args.refresh:
         overrides = {**overrides, "refresh": "true"}
+    if wants_repeats(args):
+        result = run_repeats(run_key, args.repeats, overrides, args.cases, args.judge_repeats)
+        return repeats_exit_code(result, args.min_pass_rate) if gate else 0
     summary = evaluate(run_key, overrides=overrides, case_ids=args.cases)
     _print_summary(summary)
     if args.junit:
@@ -185,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--refresh", action="store_true", help="re-ask even reusable answers")
     demo.add_argument("--junit", metavar="PATH", help="also write the cases as JUnit XML")
     _bot_options(demo)
+    add_repeats_argument(demo)
     demo.set_defaults(func=cmd_demo)
 
     run = sub.add_parser(
@@ -199,6 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         help="exit 1 only when the pass rate is below this (default: any failed case exits 1)",
     )
+    add_repeats_argument(run)
     run.set_defaults(func=cmd_run)
 
     validate = sub.add_parser(
