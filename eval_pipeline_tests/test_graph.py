@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -182,11 +183,37 @@ def test_a_table_changed_between_answer_and_check_is_stale_and_requeued(tmp_path
     assert summary["cases_passed"] == 5
 
 
+def verifier_reply(request: Any) -> Any:
+    """A plausible verifier: run one read-only query, then rule on every claim citing it."""
+    from eval_pipeline_tests.scripted_openai import content, tool_call, tool_calls
+
+    answered = [m for m in request.messages if m["role"] == "tool"]
+    if not answered:
+        return tool_call("execute_sql", {"sql": "SELECT COUNT(*) AS n FROM orders"})
+    if any('"claim_id"' in m.get("content", "") for m in answered):
+        return content("All claims have a verdict.")
+    evidence = json.loads(answered[0]["content"])["evidence_id"]
+    claims = sorted(set(re.findall(r"\bC\d+\b", request.messages[1]["content"])))
+    return tool_calls(
+        [
+            (
+                "submit_verdict",
+                {"claim_id": c, "verdict": "supported", "reason": "r", "evidence": [evidence]},
+            )
+            for c in claims
+        ]
+    )
+
+
 def judge_reply(request: Any) -> Any:
-    """A valid structured reply for whichever rubric the request asks for."""
+    """A valid structured reply for whichever rubric, contract or tool step the request asks for."""
     from eval_pipeline_tests.scripted_openai import content
 
+    if "tools" in request.body:
+        return verifier_reply(request)
     name = request.body["response_format"]["json_schema"]["name"]
+    if "contract" in name:
+        return content(json.dumps({"claims": []}))
     axis = {"score": 0.8, "reason": "cites the figures"}
     replies = {
         "content_quality": {
@@ -235,4 +262,7 @@ def test_with_an_llm_every_dimension_is_scored_and_a_rerun_sends_no_request(
         assert dims["content_quality"]["state"] == "scored", dims["content_quality"]
         assert dims["content_quality"]["method"] == "llm:scripted-judge"
         assert dims["on_topic"]["state"] == "scored"
+        assert dims["oracle"]["method"] == "llm:scripted-judge", dims["oracle"]
+        assert dims["oracle"]["state"] == "scored"
+    assert first["verdict_counts"]["supported"] >= 5, "verdicts backed by the real tool log"
     assert "sk-test" not in json.dumps(first)

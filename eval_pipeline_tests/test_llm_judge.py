@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from eval_pipeline.core import judges, llm
+from eval_pipeline.core import judges, llm, llm_oracle
 from eval_pipeline.core.inputs import load_bkg
 from eval_pipeline.core.judges import (
     BkgRubric,
@@ -423,8 +423,8 @@ def _domain_words(bkg: BKG) -> set[str]:
 
 def test_prompts_and_judge_code_contain_no_domain_words(bkg):
     sources = sorted((ROOT / "eval_pipeline" / "prompts").glob("*.md"))
-    sources += [Path(judges.__file__), Path(llm.__file__)]
-    assert len(sources) == 5
+    sources += [Path(judges.__file__), Path(llm.__file__), Path(llm_oracle.__file__)]
+    assert len(sources) == 8
     words = _domain_words(bkg)
     assert {"sites", "region", "site_id"} <= words
     for path in sources:

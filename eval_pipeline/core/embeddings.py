@@ -9,6 +9,7 @@ lazily, behind a lock. Inference is serialised by a second lock: cases are score
 pool, the fast tokenizer is not safe to share across threads, and a small CPU model gains
 nothing from concurrent forward passes. Vectors are cached by the sha256 of their text, which is
 what makes table descriptions cost one encoding per BKG content rather than one per case.
+``prefetch`` encodes texts on a background thread while the caller still waits on the network.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 Vectors = NDArray[np.float32]
 
+# One intra-op thread: the model runs beside network I/O, the chatbot and other steps on small
+# machines, where a second OpenMP thread spins for a core it rarely gets (measured 4x slower).
 MAX_TORCH_THREADS = 1
 
 

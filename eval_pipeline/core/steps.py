@@ -7,6 +7,7 @@ and one case's failure becomes that case's ``error`` state, never the batch's.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -23,7 +24,8 @@ from eval_pipeline.core.judges import (
     on_topic_llm_dimension,
 )
 from eval_pipeline.core.latency import LatencySLA, latency_dimension
-from eval_pipeline.core.llm import JudgeClient
+from eval_pipeline.core.llm import JudgeClient, JudgeError
+from eval_pipeline.core.llm_oracle import llm_claim_contract, oracle_llm_result
 from eval_pipeline.core.models import (
     BKG,
     ChatPayload,
@@ -36,6 +38,8 @@ from eval_pipeline.core.on_topic import on_topic_dimension
 from eval_pipeline.core.oracle import oracle_dimension, verify_claims
 from eval_pipeline.core.safety import find_pii, safety_dimension
 from eval_pipeline.core.sql_check import sql_dimension
+
+log = logging.getLogger(__name__)
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -65,10 +69,25 @@ def ask(adapter: ChatbotAdapter, case: GoldenCase) -> ChatPayload:
         )
 
 
-def extract(case: GoldenCase, payload: ChatPayload) -> ClaimContract:
-    """Claim contract of the answer; personal data found by the safety detectors is no claim."""
+def extract(
+    case: GoldenCase, payload: ChatPayload, judge: JudgeClient | None = None
+) -> ClaimContract:
+    """Claim contract of the answer; personal data found by the safety detectors is no claim.
+
+    With an LLM, the model enumerates every claim (numeric or not) and the deterministic claims
+    it missed are merged in; if the model gives no valid contract, the deterministic one stands.
+    """
     masked = [m.span for m in find_pii(payload.answer)]
-    return extract_claims(case.id, case.question, payload.answer, masked_spans=masked)
+    contract = extract_claims(case.id, case.question, payload.answer, masked_spans=masked)
+    if judge is None or payload.status == "error":
+        return contract
+    try:
+        return llm_claim_contract(judge, case, payload.answer, contract)
+    except JudgeError as exc:
+        log.warning(
+            "case %s: LLM claim contract failed, deterministic contract kept: %s", case.id, exc
+        )
+        return contract
 
 
 def verify(
@@ -77,10 +96,17 @@ def verify(
     contract: ClaimContract,
     runtime: BKGRuntime,
     db: Database,
+    judge: JudgeClient | None = None,
 ) -> OracleResult:
-    """Recompute the case's references live and give every claim a verdict."""
+    """Recompute the case's references live and give every claim a verdict.
+
+    With an LLM, a tool-calling agent verifies the contract; its real tool log is kept and a
+    verdict it cannot back with a real call is downgraded to unverifiable.
+    """
     if payload.status == "error":
         return OracleResult(case_id=case.id, error="no complete answer to verify")
+    if judge is not None:
+        return oracle_llm_result(judge, case, payload, contract, runtime, db)
     references = [runtime.evaluate(ref, db) for ref in case.reference]
     verdicts = verify_claims(contract, references, answer=payload.answer, question=case.question)
     return OracleResult(case_id=case.id, verdicts=verdicts, references=references)
@@ -111,6 +137,13 @@ def score(
         oracle_dim = oracle_dimension(
             oracle.verdicts, oracle.references, has_reference=bool(case.reference)
         )
+        if oracle.agent:
+            oracle_dim = oracle_dim.model_copy(
+                update={
+                    "method": str(oracle.agent.get("method", oracle_dim.method)),
+                    "details": {**oracle_dim.details, "agent": oracle.agent.get("counts", {})},
+                }
+            )
     dims = {
         "oracle": oracle_dim,
         "sql": sql_dimension(payload, bkg, live_catalog),

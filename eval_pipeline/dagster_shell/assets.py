@@ -35,7 +35,8 @@ from eval_pipeline.core.aggregate import judge_case, summarize_run
 from eval_pipeline.core.compare import compare_runs
 from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.judges import prompt_versions
-from eval_pipeline.core.llm import CostLedger
+from eval_pipeline.core.llm import CostLedger, JudgeClient
+from eval_pipeline.core.llm_oracle import oracle_prompt_versions
 from eval_pipeline.core.models import (
     ChatPayload,
     ClaimContract,
@@ -229,6 +230,21 @@ def chatbot_responses(
     return batch
 
 
+def judge_requests(judge: JudgeClient | None) -> int:
+    """Requests really sent to the LLM so far (cache hits excluded), to count a step's calls."""
+    if judge is None:
+        return 0
+    spent = judge.ledger.total()
+    return spent.calls - spent.cached_calls
+
+
+def judge_identity(judge: JudgeClient | None) -> dict[str, Any] | None:
+    """What a judged result depends on: the model and every prompt version."""
+    if judge is None:
+        return None
+    return {"model": judge.method, "prompts": {**prompt_versions(), **oracle_prompt_versions()}}
+
+
 def case_cost(ledger: CostLedger, case_id: str) -> dict[str, Any]:
     """Judge tokens and USD spent on one case, with the USD per dimension."""
     entries = [e for e in ledger.entries() if e.case_id == case_id]
@@ -268,27 +284,30 @@ def extracted_claims(
 ) -> Batch:
     """Pass 1 of the oracle: every claim of every answer, numbered into a contract."""
     step = Reusing(context, environment)
+    judge = step.env.judge
     fingerprints = {
         key: fingerprint(
             STAGE_VERSIONS["extracted_claims"],
             golden_cases.get(("", key[1])),
             content_hash(chatbot_responses[key]),
+            judge_identity(judge),
         )
         for key in step.keys
     }
 
-    def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
-        out = {}
-        for key in keys:
-            case = _case(golden_cases, key[1])
-            payload = ChatPayload.model_validate(chatbot_responses[key])
-            contract = (
-                extract(case, payload) if case else ClaimContract(case_id=key[1], method="none")
-            )
-            out[key] = contract.model_dump(mode="json")
-        return out
+    def extract_one(key: tuple[str, str]) -> dict[str, Any]:
+        case = _case(golden_cases, key[1])
+        if case is None:
+            return ClaimContract(case_id=key[1], method="none").model_dump(mode="json")
+        payload = ChatPayload.model_validate(chatbot_responses[key])
+        return extract(case, payload, judge).model_dump(mode="json")
 
+    def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        return map_concurrently(extract_one, {k: k for k in keys}, step.env.settings.concurrency)
+
+    before = judge_requests(judge)
     batch = step.run(fingerprints, compute)
+    step.record_calls(judge=judge_requests(judge) - before)
     counts = [len(c["claims"]) for c in batch.values()]
     context.add_output_metadata(
         {"cases": len(batch), "claims": sum(counts), "claims_per_case_max": max(counts, default=0)}
@@ -345,6 +364,7 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
             tables = case_tables(case, env.bkg) if case else []
             fingerprints[key] = fingerprint(
                 STAGE_VERSIONS["oracle_verdicts"],
+                judge_identity(env.judge),
                 golden_cases.get(("", key[1])),
                 content_hash(chatbot_responses[key]),
                 content_hash(extracted_claims[key]),
@@ -358,7 +378,7 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
                 return OracleResult(case_id=key[1], error=REMOVED).model_dump(mode="json")
             payload = ChatPayload.model_validate(chatbot_responses[key])
             contract = ClaimContract.model_validate(extracted_claims[key])
-            result = verify(case, payload, contract, runtime=env.runtime, db=env.db)
+            result = verify(case, payload, contract, env.runtime, env.db, env.judge)
             changed = stale_tables(payload, current)
             if changed and payload.status == "ok":
                 result = mark_stale(result, changed)
@@ -367,8 +387,11 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
         def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
             return map_concurrently(verify_one, {k: k for k in keys}, env.settings.concurrency)
 
+        before = judge_requests(env.judge)
         batch = step.run(fingerprints, compute)
-        step.record_calls(reference=env.runtime.calls_made)
+        step.record_calls(
+            reference=env.runtime.calls_made, judge=judge_requests(env.judge) - before
+        )
         totals: Counter[str] = Counter()
         contradicted = []
         for (_, case_id), result in batch.items():
@@ -412,7 +435,7 @@ def judge_scores(
     judge = env.judge
     scoring = {
         "sla": env.settings.latency_sla.model_dump(),
-        "judge": None if judge is None else {"model": judge.method, "prompts": prompt_versions()},
+        "judge": judge_identity(judge),
     }
     fingerprints = {
         key: fingerprint(
@@ -468,9 +491,9 @@ def judge_scores(
             }
         return out
 
+    before = judge_requests(judge)
     batch = step.run(fingerprints, compute)
-    spent = judge.ledger.total() if judge else None
-    step.record_calls(judge=spent.calls - spent.cached_calls if spent else 0)
+    step.record_calls(judge=judge_requests(judge) - before)
     states: dict[str, Counter[str]] = {}
     for record in batch.values():
         for name, dim in record.get("dimensions", {}).items():

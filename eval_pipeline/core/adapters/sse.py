@@ -36,6 +36,7 @@ from eval_pipeline.core.models import ChatPayload, ToolCall, ToolResult
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _READ_SIZE = 65536
+_DRAIN_LIMIT = 65536
 
 
 @dataclass(frozen=True)
@@ -168,6 +169,21 @@ class _Stream:
         self.answer.append(text)
 
 
+def _release(response: requests.Response) -> None:
+    """Read the little that follows ``done`` so the connection goes back to the pool for the
+    next case instead of being closed; a stream that goes on past the limit is closed."""
+    raw = response.raw
+    drained = 0
+    try:
+        while block := raw.read1(_READ_SIZE):
+            drained += len(block)
+            if drained > _DRAIN_LIMIT:
+                return
+    except (urllib3.exceptions.HTTPError, OSError):
+        return
+    raw.release_conn()
+
+
 class _ChatFailure(Exception):
     def __init__(self, message: str, attempts: int) -> None:
         super().__init__(message)
@@ -223,6 +239,8 @@ class SSEAdapter:
             )
         with response:
             stream = self._read(response, started)
+            if stream.done_at is not None:
+                _release(response)
         return self._payload(case_id, question, stream, attempts, started_at)
 
     def close(self) -> None:

@@ -1,0 +1,123 @@
+"""The benchmarks run end to end on a few tens of cases and print their one line of figures.
+
+Nothing here measures time: the figures' format is checked, and so is what must hold at any size
+(a no-op re-run makes no call; the generated cases' references agree with the honest demo bot).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from eval_pipeline.core.adapters.sse import SSEAdapter
+from eval_pipeline.core.embeddings import default_embedder
+from eval_pipeline.core.inputs import load_bkg, load_golden
+from eval_pipeline.demo import warehouse
+from eval_pipeline.demo.bot.runner import start_bot
+from eval_pipeline.demo.bot.server import fixed_pacing
+from eval_pipeline.settings import DEMO_DATA, PROJECT_ROOT
+
+BENCH = PROJECT_ROOT / "bench"
+NUMBER = r"\d+(?:\.\d+)?"
+
+
+def bench_module(name: str) -> ModuleType:
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def last_line(capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
+    out = capsys.readouterr().out
+    return out, out.strip().splitlines()[-1]
+
+
+def test_generated_cases_are_distinct_valid_and_stable(tmp_path: Path) -> None:
+    common = bench_module("common")
+    cases = common.golden_cases(120)
+    assert len({c["id"] for c in cases}) == len({c["question"] for c in cases}) == 120
+    assert {c["tags"][0] for c in cases} == {t.name for t in common.TEMPLATES}
+    assert common.golden_cases(40) == cases[:40], "a smaller set is a prefix of a larger one"
+    path = common.write_golden(120, tmp_path / "golden.json")
+    assert len(load_golden(path, load_bkg(DEMO_DATA / "bkg.json"))) == 120
+    with pytest.raises(ValueError, match="distinct cases"):
+        common.golden_cases(10**6)
+
+
+@pytest.mark.parametrize(("tokens", "window"), [(1, 0.7), (7, 0.7), (40, 0.7), (400, 0.7)])
+def test_fixed_pacing_ends_the_answer_at_the_window(tokens: int, window: float) -> None:
+    per_chunk, gap = fixed_pacing(tokens, window)
+    gaps = math.ceil(tokens / per_chunk) - 1
+    assert gaps * gap == pytest.approx(window if gaps else 0.0)
+
+
+def test_prefetched_texts_are_encoded_once_and_cached() -> None:
+    embedder = default_embedder()
+    texts = ["prefetch probe 4c1 one", "prefetch probe 4c1 two"]
+    embedder.prefetch(texts)
+    embedder.prefetch(texts[:1])
+    embedder.drain()
+    encoded = embedder.encoded
+    vectors = embedder.encode(texts)
+    assert embedder.encoded == encoded, "prefetched texts must come from the cache"
+    assert vectors.shape == (2, embedder.dimension)
+
+
+def test_sse_adapter_reuses_its_connection_after_done(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'warehouse.db'}"
+    warehouse.load(url)
+    with start_bot(database_url=url, fault_seed=None, fault_log=None, ttft_s=0.0) as bot:
+        adapter = SSEAdapter(bot.url, username=bot.username, password=bot.password)
+        try:
+            answers = [
+                adapter.ask(f"c{i}", "How many sites are in the West region?") for i in range(4)
+            ]
+            pools = adapter._session.get_adapter(bot.url).poolmanager.pools
+            (key,) = pools.keys()
+            pool = pools[key]
+        finally:
+            adapter.close()
+    assert [a.status for a in answers] == ["ok"] * 4
+    assert pool.num_requests == 5  # the login and four questions
+    assert pool.num_connections == 1
+
+
+def test_throughput_line(capsys: pytest.CaptureFixture[str]) -> None:
+    throughput = bench_module("throughput")
+    n = len(bench_module("common").TEMPLATES)  # one case of every template
+    throughput.main(["--cases", str(n), "--concurrency", "8"])
+    out, line = last_line(capsys)
+    assert re.fullmatch(
+        rf"throughput: pipeline={NUMBER}s bare={NUMBER}s ratio={NUMBER} "
+        rf"cases={n} concurrency=8",
+        line,
+    )
+    assert "'contradicted': 0" in out, "a generated reference disagrees with the honest bot"
+
+
+def test_rerun_line_and_no_calls(capsys: pytest.CaptureFixture[str]) -> None:
+    bench_module("rerun").main(["--cases", "20", "--concurrency", "8"])
+    out, line = last_line(capsys)
+    assert re.fullmatch(rf"rerun: cold={NUMBER}s noop={NUMBER}s ratio={NUMBER} calls=0", line)
+    assert "reused=20" in out
+
+
+def test_scale_line(capsys: pytest.CaptureFixture[str]) -> None:
+    bench_module("scale").main(["--sizes", "10", "20", "30", "--concurrency", "8"])
+    _, line = last_line(capsys)
+    assert re.fullmatch(
+        rf"scale: t10={NUMBER}s t20={NUMBER}s t30={NUMBER}s ratio30/10={NUMBER} "
+        rf"peak_rss_30_mib=\d+",
+        line,
+    )
