@@ -108,6 +108,11 @@ class Settings(BaseSettings):
         default="", description="Run key every run is compared with; empty: the previous run."
     )
     significance_level: float = Field(default=0.05, gt=0, lt=1)
+    retain_runs: int = Field(
+        default=100,
+        ge=1,
+        description="Run partitions kept in Dagster; older ones are removed (results stay stored).",
+    )
     nightly_cron: str = Field(default="0 2 * * *", description="When the nightly run starts.")
     nightly_timezone: str = "UTC"
     pass_threshold: float = Field(default=0.60, ge=0, le=1)

@@ -145,3 +145,16 @@ def test_warehouse_refresh_reruns_exactly_the_dependent_cases(tmp_path: Path) ->
     assert [e.asset_key.path for e in changed.asset_events] == [["warehouse", "products"]]
     assert sorted(covered_cases(changed, order)) == expected
     assert all(r.run_config for r in changed.run_requests), "a refresh re-asks the chatbot"
+
+
+def test_nightly_sensor_expires_the_oldest_run_partitions(tmp_path: Path) -> None:
+    overrides = {**tiny_overrides(tmp_path, "honest"), "retain_runs": "2"}
+    env = EvalEnvironment(overrides=overrides)
+    with eval_instance() as instance:
+        instance.add_dynamic_partitions("golden_cases", CASES)
+        instance.add_dynamic_partitions("eval_runs", ["old-1", "old-2", "old-3"])
+        result = tick(nightly_evaluation, instance, env)
+    requests = {type(r): r for r in result.dynamic_partitions_requests}
+    assert requests[DeleteDynamicPartitionsRequest].partition_keys == ["old-1", "old-2"]
+    (new_key,) = requests[AddDynamicPartitionsRequest].partition_keys
+    assert new_key.endswith("-nightly")

@@ -107,11 +107,27 @@ def nightly_evaluation(
     cases = list(context.instance.get_dynamic_partitions(CASES.name))
     if not cases:
         return SkipReason("no golden case partitions yet; the golden_dataset_sync sensor adds them")
+    runs = list(context.instance.get_dynamic_partitions(RUNS.name))
+    expired = expired_runs([*runs, run_key], env.settings.retain_runs)
+    partition_requests: list[AddDynamicPartitionsRequest | DeleteDynamicPartitionsRequest] = [
+        AddDynamicPartitionsRequest(RUNS.name, [run_key])
+    ]
+    if expired:
+        partition_requests.append(DeleteDynamicPartitionsRequest(RUNS.name, expired))
     return SensorResult(
         run_requests=case_batch_requests(run_key, cases, cases, refresh=False, reason="nightly"),
-        dynamic_partitions_requests=[AddDynamicPartitionsRequest(RUNS.name, [run_key])],
+        dynamic_partitions_requests=partition_requests,
         cursor=str(tick.timestamp()),
     )
+
+
+def expired_runs(runs: Sequence[str], keep: int) -> list[str]:
+    """The oldest run partitions beyond ``keep``; their results stay in the results store.
+
+    Keeping the run dimension bounded keeps every asset well under the ~100k partitions the UI
+    handles comfortably (runs × cases).
+    """
+    return list(runs[: max(0, len(runs) - keep)])
 
 
 @sensor(job=golden_job, minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING)

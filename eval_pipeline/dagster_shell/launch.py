@@ -21,6 +21,7 @@ from dagster._core.storage.tags import (
 )
 
 from eval_pipeline.dagster_shell.assets import PER_CASE_ASSETS
+from eval_pipeline.dagster_shell.automation import expired_runs
 from eval_pipeline.dagster_shell.partitions import CASES, RUNS, check_key, contiguous_segments
 from eval_pipeline.definitions import build_definitions
 from eval_pipeline.environment import Environment
@@ -66,6 +67,14 @@ def register_partitions(
     if not instance.has_dynamic_partition(RUNS.name, run_key):
         instance.add_dynamic_partitions(RUNS.name, [check_key(run_key, "run")])
     return list(instance.get_dynamic_partitions(CASES.name))
+
+
+def prune_runs(instance: DagsterInstance, keep: int) -> list[str]:
+    """Remove the oldest run partitions beyond ``keep`` from Dagster (results stay stored)."""
+    expired = expired_runs(list(instance.get_dynamic_partitions(RUNS.name)), keep)
+    for run_key in expired:
+        instance.delete_dynamic_partition(RUNS.name, run_key)
+    return expired
 
 
 def evaluate(
@@ -118,6 +127,7 @@ def evaluate(
         if stale:
             run_cases(stale, {"refresh": "true"})
         run(RUN_ASSETS, {}, partition_key=run_key)
+        prune_runs(instance, env.settings.retain_runs)
         return env.store.latest("eval_run", run_key, [""])[""]
     finally:
         env.close()
