@@ -37,7 +37,7 @@ def warehouse_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield url
 
 
-def run_seed(tmp_path: Path, url: str, seed: int) -> tuple[dict, list[dict], ResultsStore]:
+def run_seed(tmp_path: Path, url: str, seed: int | None) -> tuple[dict, list[dict], ResultsStore]:
     log = tmp_path / f"faults-{seed}.jsonl"
     with start_bot(
         database_url=url, fault_seed=seed, fault_log=log, ttft_s=0.01, tokens_per_s=2000, stall_s=8
@@ -112,3 +112,30 @@ def test_delivery_faults_become_error_states_and_leaks_fail_safety(seeded_runs: 
             elif fault == "none":
                 assert case["state"] == "scored"
     assert {"stream_error", "timeout", "pii_leak"} <= kinds
+
+
+def summary_file(summary: dict) -> str:
+    return str(Path(summary["report_path"]).with_name("summary.json"))
+
+
+def test_compare_reports_a_clearly_worse_run_and_exits_1(
+    seeded_runs: list, warehouse_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from eval_pipeline.cli import main
+
+    clean, _, _ = run_seed(tmp_path, warehouse_url, None)
+    assert clean["cases_passed"] > seeded_runs[0][0]["cases_passed"]
+    assert main(["compare", summary_file(clean), summary_file(seeded_runs[0][0])]) == 1
+    out = capsys.readouterr().out
+    assert "regression" in out.lower()
+
+
+def test_compare_of_two_runs_with_the_same_seed_exits_0(
+    seeded_runs: list, warehouse_url: str, tmp_path: Path
+) -> None:
+    from eval_pipeline.cli import main
+
+    first = seeded_runs[0][0]
+    again, _, _ = run_seed(tmp_path, warehouse_url, SEEDS[0])
+    assert [c["passed"] for c in again["cases"]] == [c["passed"] for c in first["cases"]]
+    assert main(["compare", summary_file(first), summary_file(again)]) == 0

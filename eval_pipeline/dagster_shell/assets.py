@@ -11,6 +11,7 @@ concurrently inside it.
 """
 
 import json
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -26,6 +27,7 @@ from dagster import (
     AssetKey,
     AssetSpec,
     BackfillPolicy,
+    BetaWarning,
     MetadataValue,
     Output,
     asset,
@@ -61,6 +63,8 @@ from eval_pipeline.dagster_shell.io_manager import Batch, FingerprintedBatch
 from eval_pipeline.dagster_shell.partitions import BY_CASE, BY_RUN, CASES, RUN_CASE, RUNS, split_key
 from eval_pipeline.dagster_shell.resources import EvalEnvironment
 from eval_pipeline.versions import STAGE_VERSIONS
+
+warnings.filterwarnings("ignore", message="Parameter `backfill_policy`", category=BetaWarning)
 
 GROUP = "evaluation"
 IO = "results_io_manager"
