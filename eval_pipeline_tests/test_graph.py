@@ -266,3 +266,28 @@ def test_with_an_llm_every_dimension_is_scored_and_a_rerun_sends_no_request(
         assert dims["oracle"]["state"] == "scored"
     assert first["verdict_counts"]["supported"] >= 5, "verdicts backed by the real tool log"
     assert "sk-test" not in json.dumps(first)
+
+
+def test_eval_run_gate_checks_are_recorded_in_dagster(tmp_path: Path) -> None:
+    from dagster import AssetCheckKey
+    from dagster._core.storage.asset_check_execution_record import (
+        AssetCheckExecutionRecordStatus as Status,
+    )
+
+    overrides = {**tiny_overrides(tmp_path, "inflated_units"), "min_coverage": "0.9"}
+    with eval_instance() as instance:
+        evaluate("r7", overrides=overrides, instance=instance)
+        storage = instance.event_log_storage
+        latest = storage.get_latest_asset_check_execution_by_key(
+            [
+                AssetCheckKey(AssetKey("eval_run"), n)
+                for n in ("gates_passed", "coverage", "no_significant_regression")
+            ]
+        )
+    status = {key.name: record.status for key, record in latest.items()}
+    # one case fails its gates and one errors: coverage 0.8 < 0.9; no baseline: no regression
+    assert status == {
+        "gates_passed": Status.FAILED,
+        "coverage": Status.FAILED,
+        "no_significant_regression": Status.SUCCEEDED,
+    }
