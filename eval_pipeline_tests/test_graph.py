@@ -126,7 +126,16 @@ def test_rerunning_a_finished_run_makes_no_call_and_reuses_every_case(tmp_path: 
         assert first["calls"]["reference"] >= 5
         assert not any(c["reused"] for c in first["cases"])
         again = evaluate("r3", overrides=overrides, instance=instance)
+        versions = {
+            asset: {
+                r.asset_materialization.tags["dagster/data_version"]
+                for r in instance.fetch_materializations(AssetKey(asset), limit=100).records
+            }
+            for asset in PER_CASE_ASSETS
+        }
     assert sum(tiny_chatbot.ASKED.values()) == 5, "a finished run must not ask the chatbot again"
+    # content-hash data versions: an unchanged output keeps its version, staling nothing downstream
+    assert all(len(v) == 1 for v in versions.values()), versions
     assert again["calls"] == {"chatbot": 0, "judge": 0, "reference": 0}
     assert all(c["reused"] for c in again["cases"])
     assert [c["overall"] for c in again["cases"]] == [c["overall"] for c in first["cases"]]

@@ -28,6 +28,7 @@ from dagster import (
     AssetSpec,
     BackfillPolicy,
     BetaWarning,
+    DataVersion,
     MetadataValue,
     Output,
     asset,
@@ -129,6 +130,15 @@ def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -
     return out
 
 
+def versioned(batch: Batch) -> Output[Batch]:
+    """The batch with a content-hash data version: an unchanged batch stales nothing downstream.
+
+    Dagster gives all partitions of one output the same data version, so the version is per batch;
+    per-case reuse is decided by the input fingerprints.
+    """
+    return Output(batch, data_version=DataVersion(content_hash(sorted(batch.items()))))
+
+
 class Reusing:
     """Reuse-or-compute bookkeeping for one per-case asset step."""
 
@@ -171,7 +181,7 @@ class Reusing:
 )
 def chatbot_responses(
     context: AssetExecutionContext, environment: EvalEnvironment, golden_cases: Batch
-) -> Batch:
+) -> Output[Batch]:
     """Ask the chatbot every case of the batch concurrently; a failed call is that case's error.
 
     A stored answer is reused when the case and the chatbot configuration are unchanged, unless
@@ -231,7 +241,7 @@ def chatbot_responses(
             ),
         }
     )
-    return batch
+    return versioned(batch)
 
 
 def judge_requests(judge: JudgeClient | None) -> int:
@@ -285,7 +295,7 @@ def extracted_claims(
     environment: EvalEnvironment,
     golden_cases: Batch,
     chatbot_responses: Batch,
-) -> Batch:
+) -> Output[Batch]:
     """Pass 1 of the oracle: every claim of every answer, numbered into a contract."""
     step = Reusing(context, environment)
     judge = step.env.judge
@@ -316,7 +326,7 @@ def extracted_claims(
     context.add_output_metadata(
         {"cases": len(batch), "claims": sum(counts), "claims_per_case_max": max(counts, default=0)}
     )
-    return batch
+    return versioned(batch)
 
 
 def oracle_deps(table_names: Sequence[str]) -> list[AssetDep]:
@@ -353,7 +363,7 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
         golden_cases: Batch,
         chatbot_responses: Batch,
         extracted_claims: Batch,
-    ) -> Batch:
+    ) -> Output[Batch]:
         """Pass 2: recompute each case's references on the live database and judge every claim.
 
         Reused when the answer, the claims, the reference functions and the live data version of
@@ -413,7 +423,7 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
                 "contradicted_claims": _md_table(["case", "claim", "why"], contradicted),
             }
         )
-        return batch
+        return versioned(batch)
 
     return oracle_verdicts
 
@@ -432,7 +442,7 @@ def judge_scores(
     golden_cases: Batch,
     chatbot_responses: Batch,
     oracle_verdicts: Batch,
-) -> Batch:
+) -> Output[Batch]:
     """Every dimension of every case, each scored, skipped or in error — never invented."""
     step = Reusing(context, environment)
     env = step.env
@@ -511,7 +521,7 @@ def judge_scores(
             ),
         }
     )
-    return batch
+    return versioned(batch)
 
 
 def run_checks(
