@@ -158,3 +158,53 @@ def test_nightly_sensor_expires_the_oldest_run_partitions(tmp_path: Path) -> Non
     assert requests[DeleteDynamicPartitionsRequest].partition_keys == ["old-1", "old-2"]
     (new_key,) = requests[AddDynamicPartitionsRequest].partition_keys
     assert new_key.endswith("-nightly")
+
+
+def test_demo_warehouse_refresh_requests_exactly_the_dependent_demo_cases(tmp_path: Path) -> None:
+    import re
+
+    from eval_pipeline.core.results_store import ResultsStore
+    from eval_pipeline.demo import warehouse
+    from eval_pipeline.demo.bot.runner import start_bot
+    from eval_pipeline.settings import DEMO_DATA
+
+    url = f"sqlite:///{tmp_path / 'demo.db'}"
+    warehouse.load(url)
+    with start_bot(database_url=url, fault_seed=None, fault_log=None, tokens_per_s=2000) as bot:
+        overrides = {"home": str(tmp_path / "home"), "database_url": url, "chatbot_url": bot.url}
+        env = EvalEnvironment(overrides=overrides)
+        with eval_instance() as instance:
+            evaluate("demo-1", overrides=overrides, instance=instance)
+            baseline = tick(warehouse_refresh, instance, env)
+            warehouse.refresh(url, tables=["hse_audits"])
+            changed = tick(warehouse_refresh, instance, env, baseline.cursor)
+            order = list(instance.get_dynamic_partitions("golden_cases"))
+
+    # independently: functions declaring the table, and answers whose SQL names it
+    bkg = json.loads((DEMO_DATA / "bkg.json").read_text())
+    readers = {
+        fn["name"]
+        for kind in ("kpis", "decisions", "core_nodes")
+        for fn in bkg[kind]
+        if "hse_audits" in fn["tables"]
+    }
+    golden = json.loads((DEMO_DATA / "golden_dataset.json").read_text())
+    responses = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}").latest(
+        "chatbot_responses", "demo-1"
+    )
+    expected = sorted(
+        c["id"]
+        for c in golden
+        if any(
+            (r.get("kpi") or r.get("decision") or r.get("core_node")) in readers
+            or re.search(r"\bhse_audits\b", r.get("sql") or "")
+            for r in c["reference"]
+        )
+        or any(
+            re.search(r"\bhse_audits\b", call.get("sql") or "")
+            for call in responses[c["id"]]["tool_calls"]
+        )
+    )
+    assert 0 < len(expected) < len(golden)
+    assert [e.asset_key.path for e in changed.asset_events] == [["warehouse", "hse_audits"]]
+    assert sorted(covered_cases(changed, order)) == expected
