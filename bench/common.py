@@ -13,13 +13,12 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import resource
 import shutil
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -504,13 +503,3 @@ def overrides(
         "concurrency": str(concurrency),
         "chatbot_read_timeout_s": "60",
     }
-
-
-def peak_rss_mib_of_children() -> float:
-    """Peak resident memory of the largest finished child process, in MiB (Linux: KiB units)."""
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-
-
-def check_sizes(values: Sequence[int], what: str) -> None:
-    if any(v < 1 for v in values):
-        raise SystemExit(f"{what} must be positive")

@@ -198,7 +198,7 @@ def verifier_reply(request: Any) -> Any:
 
     answered = [m for m in request.messages if m["role"] == "tool"]
     if not answered:
-        return tool_call("execute_sql", {"sql": "SELECT COUNT(*) AS n FROM orders"})
+        return tool_call("execute_sql", {"sql": "SELECT 1 AS one"})
     if any('"claim_id"' in m.get("content", "") for m in answered):
         return content("All claims have a verdict.")
     evidence = json.loads(answered[0]["content"])["evidence_id"]
@@ -300,3 +300,34 @@ def test_eval_run_gate_checks_are_recorded_in_dagster(tmp_path: Path) -> None:
         "coverage": Status.FAILED,
         "no_significant_regression": Status.SUCCEEDED,
     }
+
+
+def test_with_an_llm_every_dimension_of_a_demo_answer_is_scored(tmp_path: Path) -> None:
+    from eval_pipeline.demo import warehouse
+    from eval_pipeline.demo.bot.runner import start_bot
+    from eval_pipeline_tests.scripted_openai import ScriptedOpenAI
+
+    url = f"sqlite:///{tmp_path / 'demo.db'}"
+    warehouse.load(url)
+    with (
+        ScriptedOpenAI(api_key="sk-test", default=judge_reply) as server,
+        start_bot(database_url=url, fault_seed=None, fault_log=None, tokens_per_s=2000) as bot,
+    ):
+        overrides = {
+            "home": str(tmp_path / "home"),
+            "database_url": url,
+            "chatbot_url": bot.url,
+            "llm_base_url": server.base_url,
+            "llm_api_key": "sk-test",
+            "llm_model": "scripted-judge",
+        }
+        with eval_instance() as instance:
+            summary = evaluate(
+                "demo-llm", overrides=overrides, instance=instance, case_ids=["TC_002", "TC_003"]
+            )
+    for case in summary["cases"]:
+        states = {name: d["state"] for name, d in case["dimensions"].items()}
+        assert states == dict.fromkeys(
+            ("oracle", "content_quality", "on_topic", "bkg", "sql", "safety", "latency"), "scored"
+        ), (case["case_id"], case["dimensions"])
+        assert case["dimensions"]["bkg"]["method"] == "heuristic+llm:scripted-judge"
