@@ -98,6 +98,15 @@ def _md_table(
     return MetadataValue.md("\n".join(lines))
 
 
+def log_table(
+    context: AssetExecutionContext, title: str, header: Sequence[str], rows: Sequence[Sequence[Any]]
+) -> None:
+    """A step-level table goes to the run log once: output metadata of a batched output is copied
+    onto every partition's materialization event."""
+    if rows:
+        context.log.info(f"{title}:\n{_md_table(header, rows).value}")
+
+
 def warehouse_specs(table_names: Sequence[str]) -> list[AssetSpec]:
     """One external asset per BKG table: the live data the oracle recomputes from."""
     return [AssetSpec(key=AssetKey(["warehouse", t]), group_name="warehouse") for t in table_names]
@@ -124,9 +133,9 @@ def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -
         {
             "cases": len(out),
             "removed": sum(bool(c.get("removed")) for c in out.values()),
-            "tags": _md_table(["tag", "cases"], tags.most_common()),
         }
     )
+    log_table(context, "cases per tag", ["tag", "cases"], tags.most_common())
     return out
 
 
@@ -223,6 +232,12 @@ def chatbot_responses(
     ok = [p for p in batch.values() if p["status"] == "ok"]
     latencies = [p["latency_s"] for p in ok if p.get("latency_s") is not None]
     ttfts = [p["ttft_s"] for p in ok if p.get("ttft_s") is not None]
+    log_table(
+        context,
+        "failed chatbot calls",
+        ["run", "case", "error"],
+        [(r, c, "; ".join(p["errors"])) for (r, c), p in batch.items() if p["status"] != "ok"],
+    )
     context.add_output_metadata(
         {
             "cases": len(batch),
@@ -231,14 +246,6 @@ def chatbot_responses(
             "latency_mean_s": round(fmean(latencies), 3) if latencies else 0.0,
             "latency_p95_s": round(_p95(latencies), 3),
             "ttft_mean_s": round(fmean(ttfts), 3) if ttfts else 0.0,
-            "failed_calls": _md_table(
-                ["run", "case", "error"],
-                [
-                    (r, c, "; ".join(p["errors"]))
-                    for (r, c), p in batch.items()
-                    if p["status"] != "ok"
-                ],
-            ),
         }
     )
     return versioned(batch)
@@ -420,9 +427,9 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
                 **{f"verdicts_{k}": v for k, v in sorted(totals.items())},
                 "reference_calls": env.runtime.calls_made,
                 "stale_cases": sum(bool(r.get("stale_tables")) for r in batch.values()),
-                "contradicted_claims": _md_table(["case", "claim", "why"], contradicted),
             }
         )
+        log_table(context, "contradicted claims", ["case", "claim", "why"], contradicted)
         return versioned(batch)
 
     return oracle_verdicts
@@ -512,14 +519,12 @@ def judge_scores(
     for record in batch.values():
         for name, dim in record.get("dimensions", {}).items():
             states.setdefault(name, Counter())[dim["state"]] += 1
-    context.add_output_metadata(
-        {
-            "cases": len(batch),
-            "dimension_states": _md_table(
-                ["dimension", "scored", "skipped", "error"],
-                [(n, c["scored"], c["skipped"], c["error"]) for n, c in sorted(states.items())],
-            ),
-        }
+    context.add_output_metadata({"cases": len(batch)})
+    log_table(
+        context,
+        "dimension states",
+        ["dimension", "scored", "skipped", "error"],
+        [(n, c["scored"], c["skipped"], c["error"]) for n, c in sorted(states.items())],
     )
     return versioned(batch)
 
