@@ -120,13 +120,15 @@ def format_trend(result: Mapping[str, Any]) -> str:
     dims = result["dimensions"]
     width = max([len(str(r["run_key"])) for r in result["runs"]] + [3])
     header = f"{'run':<{width}}  {'cases':>5}  {'pass':>5}  {'cover':>5}  {'overall':>7}"
+    header += f"  {'lat_s':>6}  {'p95_s':>6}  {'usd':>8}"
     header += "".join(f"  {d[:10]:>10}" for d in dims)
     lines = [header]
     for r in result["runs"]:
         line = (
             f"{r['run_key']:<{width}}  {r['cases_total'] or 0:>5}  "
             f"{_fmt(r['pass_rate'], '.0%'):>5}  {_fmt(r['coverage'], '.0%'):>5}  "
-            f"{_fmt(r['mean_overall']):>7}"
+            f"{_fmt(r['mean_overall']):>7}  {_fmt(r['latency_mean_s']):>6}  "
+            f"{_fmt(r['latency_p95_s']):>6}  {_fmt(r['cost_usd'], '.4f'):>8}"
         )
         line += "".join(f"  {_fmt(r['dimension_means'][d]):>10}" for d in dims)
         lines.append(line)
@@ -135,6 +137,7 @@ def format_trend(result: Mapping[str, Any]) -> str:
         line = (
             f"{'change':<{width}}  {'':>5}  {_fmt(change['pass_rate'], '+.0%'):>5}  "
             f"{_fmt(change['coverage'], '+.0%'):>5}  {_fmt(change['mean_overall'], '+.2f'):>7}"
+            f"  {'':>6}  {'':>6}  {'':>8}"
         )
         line += "".join(f"  {_fmt(change['dimension_means'][d], '+.2f'):>10}" for d in dims)
         lines.append(line)

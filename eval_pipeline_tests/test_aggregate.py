@@ -201,3 +201,28 @@ def test_run_summary_counts_and_fields() -> None:
         "dimensions",
     }
     assert set(case["dimensions"]["oracle"]) == {"score", "state", "method", "reason"}
+
+
+def test_run_summary_latency_and_the_trend_carry_latency_and_cost() -> None:
+    from eval_pipeline.core.compare import trend
+
+    def timed(latency: float, ttft: float) -> dict[str, DimensionResult]:
+        return good_dims(latency=dim("latency", 1.0, latency_s=latency, ttft_s=ttft))
+
+    outcomes = [
+        judge_case(
+            c,
+            timed(t, t / 10),
+            has_expected_answer=False,
+            has_reference=True,
+            chatbot_errors=[],
+            policy=POLICY,
+        )
+        for c, t in (("a", 1.0), ("b", 2.0), ("c", 3.0))
+    ]
+    s = summarize_run("r1", outcomes, report_path="/tmp/r.html")
+    assert s["latency"] == {"mean_s": 2.0, "p95_s": 3.0, "ttft_mean_s": 0.2, "ttft_p95_s": 0.3}
+    s2 = {**s, "run_key": "r2", "cost": {"usd": 0.25}}
+    runs = trend([s, s2])["runs"]
+    assert [r["latency_mean_s"] for r in runs] == [2.0, 2.0]
+    assert [r["cost_usd"] for r in runs] == [None, 0.25]

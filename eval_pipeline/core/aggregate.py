@@ -125,6 +125,30 @@ def judge_case(
     )
 
 
+def _percentile(values: Sequence[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 4)
+
+
+def latency_summary(outcomes: Sequence[CaseOutcome]) -> dict[str, float | None]:
+    """Mean and 95th percentile of total latency and time to first token over answered cases."""
+    measured: dict[str, list[float]] = {"latency_s": [], "ttft_s": []}
+    for o in outcomes:
+        latency = o.dimensions.get("latency")
+        for key, values in measured.items():
+            value = latency.details.get(key) if latency else None
+            if isinstance(value, int | float):
+                values.append(float(value))
+    return {
+        "mean_s": round(fmean(measured["latency_s"]), 4) if measured["latency_s"] else None,
+        "p95_s": _percentile(measured["latency_s"], 0.95),
+        "ttft_mean_s": round(fmean(measured["ttft_s"]), 4) if measured["ttft_s"] else None,
+        "ttft_p95_s": _percentile(measured["ttft_s"], 0.95),
+    }
+
+
 def _gate_kind(reason: str) -> str:
     return reason.split(":", 1)[0]
 
@@ -162,6 +186,7 @@ def summarize_run(
         "pass_rate": round(passed / total, 4) if total else 0.0,
         "coverage": round((total - errored) / total, 4) if total else 0.0,
         "mean_overall": round(fmean(overall), 4) if overall else None,
+        "latency": latency_summary(outcomes),
         "dimension_means": {d: (round(fmean(v), 4) if v else None) for d, v in scores.items()},
         "dimension_states": {
             d: {s: c[s] for s in ("scored", "skipped", "error")} for d, c in states.items()

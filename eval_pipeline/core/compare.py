@@ -251,7 +251,7 @@ def compare_runs(
 
 
 def trend(summaries: Sequence[Mapping[str, Any]], last_n: int | None = None) -> dict[str, Any]:
-    """Pass rate, coverage and mean scores across runs (given oldest first), for a history view."""
+    """Pass rate, coverage, mean scores, latency and judge cost across runs (oldest first)."""
     chosen = list(summaries[-last_n:] if last_n else summaries)
     names = _ordered({d for s in chosen for d in s.get("dimension_means", {})})
     runs: list[dict[str, Any]] = [
@@ -262,6 +262,9 @@ def trend(summaries: Sequence[Mapping[str, Any]], last_n: int | None = None) -> 
             "pass_rate": s.get("pass_rate"),
             "coverage": s.get("coverage"),
             "mean_overall": s.get("mean_overall"),
+            "latency_mean_s": (s.get("latency") or {}).get("mean_s"),
+            "latency_p95_s": (s.get("latency") or {}).get("p95_s"),
+            "cost_usd": (s.get("cost") or {}).get("usd"),
             "dimension_means": {d: s.get("dimension_means", {}).get(d) for d in names},
         }
         for s in chosen
