@@ -6,16 +6,6 @@ import json
 
 from dagster import Definitions, ExecutorDefinition
 
-from eval_pipeline.dagster_shell.assets import (
-    build_eval_run,
-    build_oracle_verdicts,
-    chatbot_responses,
-    eval_report,
-    extracted_claims,
-    golden_cases,
-    judge_scores,
-    warehouse_specs,
-)
 from eval_pipeline.dagster_shell.automation import (
     cases_job,
     golden_dataset_sync,
@@ -25,8 +15,17 @@ from eval_pipeline.dagster_shell.automation import (
     summary_job,
     warehouse_refresh,
 )
+from eval_pipeline.dagster_shell.case_assets import (
+    build_oracle_verdicts,
+    chatbot_responses,
+    extracted_claims,
+    golden_cases,
+    judge_scores,
+    warehouse_specs,
+)
 from eval_pipeline.dagster_shell.io_manager import ResultsIOManager
 from eval_pipeline.dagster_shell.resources import EvalEnvironment
+from eval_pipeline.dagster_shell.run_assets import build_eval_run, eval_report
 from eval_pipeline.dagster_shell.sqlite_storage import enable_event_batching
 from eval_pipeline.settings import Settings, load_settings
 

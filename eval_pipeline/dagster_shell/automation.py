@@ -39,7 +39,7 @@ from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.models import ChatPayload
 from eval_pipeline.core.problems import InputError
 from eval_pipeline.core.staleness import case_tables, table_fingerprints
-from eval_pipeline.dagster_shell.assets import PER_CASE_ASSETS
+from eval_pipeline.dagster_shell.case_assets import PER_CASE_ASSETS
 from eval_pipeline.dagster_shell.partitions import (
     CASES,
     RUN_CASE,

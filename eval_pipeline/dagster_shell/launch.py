@@ -20,8 +20,8 @@ from dagster._core.storage.tags import (
     ASSET_PARTITION_RANGE_START_TAG,
 )
 
-from eval_pipeline.dagster_shell.assets import PER_CASE_ASSETS
 from eval_pipeline.dagster_shell.automation import expired_runs
+from eval_pipeline.dagster_shell.case_assets import PER_CASE_ASSETS
 from eval_pipeline.dagster_shell.partitions import CASES, RUNS, check_key, contiguous_segments
 from eval_pipeline.definitions import build_definitions
 from eval_pipeline.environment import Environment

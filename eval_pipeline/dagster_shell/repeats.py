@@ -17,9 +17,9 @@ from eval_pipeline.core.aggregate import judge_case
 from eval_pipeline.core.models import ChatPayload, OracleResult
 from eval_pipeline.core.repeats import JUDGE_OVERALLS, summarize_repeats
 from eval_pipeline.core.steps import map_concurrently, score, warm_embeddings
-from eval_pipeline.dagster_shell.assets import write_json
 from eval_pipeline.dagster_shell.launch import evaluate, summary_path
 from eval_pipeline.dagster_shell.partitions import check_key
+from eval_pipeline.dagster_shell.run_assets import write_json
 from eval_pipeline.environment import Environment
 from eval_pipeline.settings import Settings
 
