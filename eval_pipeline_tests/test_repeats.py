@@ -258,11 +258,16 @@ def test_pass_k_and_flakiness_agree_with_the_fault_log(
 def noisy_judge(seen: Counter[str]) -> Callable[[Any], Any]:
     """Every rubric at 0.5 on the 1st, 3rd… time a prompt is seen and 0.9 on the 2nd, 4th…"""
     from eval_pipeline_tests.scripted_openai import content
+    from eval_pipeline_tests.test_graph import verifier_reply
 
     def reply(request: Any) -> Any:
+        if "tools" in request.body:
+            return verifier_reply(request)
+        name = request.body["response_format"]["json_schema"]["name"]
+        if "contract" in name:
+            return content(json.dumps({"claims": []}))
         seen[request.text] += 1
         axis = {"score": 0.5 if seen[request.text] % 2 else 0.9, "reason": "scripted"}
-        name = request.body["response_format"]["json_schema"]["name"]
         rubrics = {
             "content_quality": {
                 "correctness": axis,
