@@ -10,15 +10,11 @@ its way to a better score.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib.resources import files
 from statistics import fmean
-from string import Template
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -32,6 +28,7 @@ from eval_pipeline.core.models import (
     GoldenCase,
     Verdict,
 )
+from eval_pipeline.core.prompts import Prompt, load_prompt_file
 
 PROMPT_FILES: dict[str, str] = {
     "content_quality": "content_quality.v1",
@@ -85,30 +82,8 @@ class BkgRubric(_Rubric):
 # --------------------------------------------------------------------------- prompts
 
 
-@dataclass(frozen=True)
-class Prompt:
-    """A versioned judge prompt; ``version`` changes whenever the file's text does."""
-
-    name: str
-    version: str
-    system: Template
-    user: Template
-
-
-@cache
 def load_prompt(name: str) -> Prompt:
-    stem = PROMPT_FILES[name]
-    text = (files("eval_pipeline") / "prompts" / f"{stem}.md").read_text(encoding="utf-8")
-    match = re.fullmatch(r"\s*# System\n(.*)\n# User\n(.*)", text, re.DOTALL)
-    if match is None:
-        raise ValueError(f"prompt {stem}.md needs a '# System' and a '# User' section")
-    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
-    return Prompt(
-        name=name,
-        version=f"{stem}+{digest}",
-        system=Template(match.group(1).strip()),
-        user=Template(match.group(2).strip()),
-    )
+    return load_prompt_file(PROMPT_FILES[name], name)
 
 
 def prompt_versions() -> dict[str, str]:

@@ -17,15 +17,11 @@ claim left without a verdict is unverifiable and counted, never dropped.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib.resources import files
-from string import Template
 from typing import Any, Literal
 
 from openai.types.chat import ChatCompletionMessage
@@ -46,6 +42,7 @@ from eval_pipeline.core.models import (
     Unit,
     Verdict,
 )
+from eval_pipeline.core.prompts import Prompt, load_prompt_file
 from eval_pipeline.core.readonly_sql import compare_tool_result, execute_readonly_sql
 from eval_pipeline.core.sandbox import execute_python
 
@@ -73,30 +70,8 @@ UNSUPPORTED = "unsupported by the tool log"
 # --------------------------------------------------------------------------- prompts
 
 
-@dataclass(frozen=True)
-class OraclePrompt:
-    """A versioned prompt; ``version`` changes whenever the file's text does."""
-
-    name: str
-    version: str
-    system: Template
-    user: Template
-
-
-@cache
-def load_oracle_prompt(name: str) -> OraclePrompt:
-    stem = PROMPT_FILES[name]
-    text = (files("eval_pipeline") / "prompts" / f"{stem}.md").read_text(encoding="utf-8")
-    match = re.fullmatch(r"\s*# System\n(.*)\n# User\n(.*)", text, re.DOTALL)
-    if match is None:
-        raise ValueError(f"prompt {stem}.md needs a '# System' and a '# User' section")
-    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
-    return OraclePrompt(
-        name=name,
-        version=f"{stem}+{digest}",
-        system=Template(match.group(1).strip()),
-        user=Template(match.group(2).strip()),
-    )
+def load_oracle_prompt(name: str) -> Prompt:
+    return load_prompt_file(PROMPT_FILES[name], name)
 
 
 def oracle_prompt_versions() -> dict[str, str]:
