@@ -211,6 +211,30 @@ def _axes_reason(summary: str, axes: dict[str, AxisScore]) -> str:
     return f"{summary} ({parts})"
 
 
+def _scored(
+    name: str,
+    client: JudgeClient,
+    call: JudgeCall,
+    summary: str,
+    axes: dict[str, AxisScore],
+    **details: Any,
+) -> DimensionResult:
+    """A judged dimension: the mean of its rubric axes, with each axis's score and reason."""
+    return DimensionResult(
+        name=name,
+        state="scored",
+        score=round(fmean(a.score for a in axes.values()), 4),
+        method=client.method,
+        reason=_axes_reason(summary, axes),
+        details={
+            "axes": {axis: a.score for axis, a in axes.items()},
+            "axis_reasons": {axis: a.reason for axis, a in axes.items()},
+            **details,
+            **_usage(call),
+        },
+    )
+
+
 def _error(name: str, client: JudgeClient, exc: JudgeError) -> DimensionResult:
     return DimensionResult(
         name=name,
@@ -283,19 +307,14 @@ def content_quality_dimension(
         "completeness": rubric.completeness,
         "grounding": rubric.grounding,
     }
-    return DimensionResult(
-        name="content_quality",
-        state="scored",
-        score=round(fmean(a.score for a in axes.values()), 4),
-        method=client.method,
-        reason=_axes_reason(rubric.summary, axes),
-        details={
-            "axes": {name: a.score for name, a in axes.items()},
-            "axis_reasons": {name: a.reason for name, a in axes.items()},
-            "judge_correctness": rubric.correctness.score,
-            "unforgivable_violations": rubric.unforgivable_violations,
-            **_usage(call),
-        },
+    return _scored(
+        "content_quality",
+        client,
+        call,
+        rubric.summary,
+        axes,
+        judge_correctness=rubric.correctness.score,
+        unforgivable_violations=rubric.unforgivable_violations,
     )
 
 
@@ -331,18 +350,7 @@ def on_topic_llm_dimension(
         return _error("on_topic", client, exc)
     rubric = OnTopicRubric.model_validate(call.data)
     axes = {"relevance": rubric.relevance, "adherence": rubric.adherence}
-    return DimensionResult(
-        name="on_topic",
-        state="scored",
-        score=round(fmean(a.score for a in axes.values()), 4),
-        method=client.method,
-        reason=_axes_reason(rubric.summary, axes),
-        details={
-            "axes": {name: a.score for name, a in axes.items()},
-            "axis_reasons": {name: a.reason for name, a in axes.items()},
-            **_usage(call),
-        },
-    )
+    return _scored("on_topic", client, call, rubric.summary, axes)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,6 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
-from pathlib import Path
 from typing import Any, ClassVar, Literal, cast
 
 import jsonschema
@@ -35,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
 from eval_pipeline.core.hashing import content_hash
+from eval_pipeline.core.results_store import shared_engine
 
 log = logging.getLogger(__name__)
 
@@ -197,19 +197,15 @@ class _CachedReply:
 class JudgeCache:
     """Validated judge replies by content hash, on any SQLAlchemy URL (one engine per URL)."""
 
-    _engines: ClassVar[dict[str, sa.Engine]] = {}
+    _ready: ClassVar[set[str]] = set()
     _lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self, url: str) -> None:
+        self.engine = shared_engine(url)
         with self._lock:
-            engine = self._engines.get(url)
-            if engine is None:
-                if url.startswith("sqlite:///"):
-                    Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-                engine = sa.create_engine(url, pool_pre_ping=True)
-                _METADATA.create_all(engine)
-                self._engines[url] = engine
-        self.engine = engine
+            if url not in self._ready:
+                _METADATA.create_all(self.engine)
+                self._ready.add(url)
 
     def get(self, key: str, *, now: float, ttl_s: float) -> _CachedReply | None:
         query = sa.select(JUDGE_CACHE.c.response, JUDGE_CACHE.c.created_at).where(

@@ -76,28 +76,40 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+_ENGINES: dict[str, sa.Engine] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+def shared_engine(url: str) -> sa.Engine:
+    """One pooled engine per URL for the whole process; a SQLite file gets its folder and WAL."""
+    with _ENGINES_LOCK:
+        engine = _ENGINES.get(url)
+        if engine is None:
+            if url.startswith("sqlite:///"):
+                Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+            engine = sa.create_engine(url, pool_pre_ping=True)
+            if engine.dialect.name == "sqlite":
+                sa.event.listen(engine, "connect", _sqlite_pragmas)
+            _ENGINES[url] = engine
+        return engine
+
+
 class ResultsStore:
     """Thin SQLAlchemy Core wrapper; one instance per process is enough (engines pool)."""
 
-    _engines: ClassVar[dict[str, sa.Engine]] = {}
+    _ready: ClassVar[set[str]] = set()
     _lock = threading.Lock()
 
     def __init__(self, url: str) -> None:
         self.url = url
+        self.engine = shared_engine(url)
         with self._lock:
-            engine = self._engines.get(url)
-            if engine is None:
-                if url.startswith("sqlite:///"):
-                    Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-                engine = sa.create_engine(url, pool_pre_ping=True)
-                if engine.dialect.name == "sqlite":
-                    sa.event.listen(engine, "connect", _sqlite_pragmas)
-                _METADATA.create_all(engine)
+            if url not in self._ready:
+                _METADATA.create_all(self.engine)
                 from eval_pipeline.core.history import ensure_history_views
 
-                ensure_history_views(engine)
-                self._engines[url] = engine
-        self.engine = engine
+                ensure_history_views(self.engine)
+                self._ready.add(url)
 
     def append(self, asset: str, records: Iterable[StoredRecord], dagster_run_id: str) -> int:
         """Append records in batches inside one transaction; returns how many were written."""

@@ -65,6 +65,20 @@ def warehouse_specs(table_names: Sequence[str]) -> list[AssetSpec]:
     return [AssetSpec(key=AssetKey(["warehouse", t]), group_name="warehouse") for t in table_names]
 
 
+def per_case_asset(stage: str, **kwargs: Any) -> Any:
+    """The decorator every run × case asset shares: batched, versioned, reading its golden case."""
+    return asset(
+        name=stage,
+        partitions_def=RUN_CASE,
+        backfill_policy=SINGLE_RUN,
+        ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
+        code_version=STAGE_VERSIONS[stage],
+        group_name=GROUP,
+        io_manager_key=IO,
+        **kwargs,
+    )
+
+
 @asset(
     partitions_def=CASES,
     backfill_policy=SINGLE_RUN,
@@ -92,14 +106,7 @@ def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -
     return out
 
 
-@asset(
-    partitions_def=RUN_CASE,
-    backfill_policy=SINGLE_RUN,
-    ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
-    code_version=STAGE_VERSIONS["chatbot_responses"],
-    group_name=GROUP,
-    io_manager_key=IO,
-)
+@per_case_asset("chatbot_responses")
 def chatbot_responses(
     context: AssetExecutionContext, environment: EvalEnvironment, golden_cases: Batch
 ) -> Output[Batch]:
@@ -163,14 +170,7 @@ def chatbot_responses(
     return versioned(batch)
 
 
-@asset(
-    partitions_def=RUN_CASE,
-    backfill_policy=SINGLE_RUN,
-    ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
-    code_version=STAGE_VERSIONS["extracted_claims"],
-    group_name=GROUP,
-    io_manager_key=IO,
-)
+@per_case_asset("extracted_claims")
 def extracted_claims(
     context: AssetExecutionContext,
     environment: EvalEnvironment,
@@ -228,16 +228,7 @@ def _function_sources(case: GoldenCase | None, environment: EvalEnvironment) -> 
 def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
     """The oracle asset depends on the warehouse tables of the BKG, known at load time."""
 
-    @asset(
-        name="oracle_verdicts",
-        partitions_def=RUN_CASE,
-        backfill_policy=SINGLE_RUN,
-        ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
-        deps=oracle_deps(table_names),
-        code_version=STAGE_VERSIONS["oracle_verdicts"],
-        group_name=GROUP,
-        io_manager_key=IO,
-    )
+    @per_case_asset("oracle_verdicts", deps=oracle_deps(table_names))
     def oracle_verdicts(
         context: AssetExecutionContext,
         environment: EvalEnvironment,
@@ -309,14 +300,7 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
     return oracle_verdicts
 
 
-@asset(
-    partitions_def=RUN_CASE,
-    backfill_policy=SINGLE_RUN,
-    ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
-    code_version=STAGE_VERSIONS["judge_scores"],
-    group_name=GROUP,
-    io_manager_key=IO,
-)
+@per_case_asset("judge_scores")
 def judge_scores(
     context: AssetExecutionContext,
     environment: EvalEnvironment,
