@@ -7,7 +7,7 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from eval_pipeline.calibrate_cli import add_subcommands as add_calibrate_subcommands
 from eval_pipeline.compare_cli import add_subcommands as add_compare_subcommands
@@ -19,7 +19,7 @@ from eval_pipeline.repeats_cli import (
     run_repeats,
     wants_repeats,
 )
-from eval_pipeline.settings import load_settings
+from eval_pipeline.settings import ExecutorKind, load_settings
 
 
 def _print_summary(summary: dict[str, Any]) -> None:
@@ -114,8 +114,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from eval_pipeline.dagster_shell.launch import new_run_key
 
-    load_settings()
-    return _evaluate(args.run_key or new_run_key("manual"), {}, args, gate=True)
+    overrides = {"executor": args.executor} if args.executor else {}
+    load_settings(**overrides)
+    return _evaluate(args.run_key or new_run_key("manual"), overrides, args, gate=True)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -208,6 +209,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--min-pass-rate",
         type=float,
         help="exit 1 only when the pass rate is below this (default: any failed case exits 1)",
+    )
+    run.add_argument(
+        "--executor",
+        choices=get_args(ExecutorKind),
+        help="where Dagster runs the steps (default: EVAL_EXECUTOR, else in_process)",
     )
     add_repeats_argument(run)
     run.set_defaults(func=cmd_run)

@@ -23,6 +23,7 @@ from eval_pipeline.dagster_shell.case_assets import (
     judge_scores,
     warehouse_specs,
 )
+from eval_pipeline.dagster_shell.executors import build_executor
 from eval_pipeline.dagster_shell.io_manager import ResultsIOManager
 from eval_pipeline.dagster_shell.resources import EvalEnvironment
 from eval_pipeline.dagster_shell.run_assets import build_eval_run, eval_report
@@ -41,7 +42,7 @@ def bkg_table_names(settings: Settings) -> list[str]:
 def build_definitions(
     overrides: dict[str, str] | None = None, executor: ExecutorDefinition | None = None
 ) -> Definitions:
-    """``executor`` replaces Dagster's default for every job (e.g. Celery for the case batch)."""
+    """Every job runs its steps with ``executor``, by default the one ``EVAL_EXECUTOR`` names."""
     environment = EvalEnvironment(overrides=overrides or {})
     settings = load_settings(**(overrides or {}))
     tables = bkg_table_names(settings)
@@ -62,7 +63,7 @@ def build_definitions(
             "environment": environment,
             "results_io_manager": ResultsIOManager(environment=environment),
         },
-        executor=executor,
+        executor=executor or build_executor(settings.executor),
     )
 
 

@@ -21,12 +21,15 @@ from eval_pipeline.core.aggregate import GatePolicy
 from eval_pipeline.core.bkg_runtime import BKGRuntime
 from eval_pipeline.core.calibration import demotions, judge_version
 from eval_pipeline.core.db import Database
+from eval_pipeline.core.fingerprints import StageFingerprints
 from eval_pipeline.core.inputs import load_bkg, load_golden
 from eval_pipeline.core.judges import prompt_versions
 from eval_pipeline.core.llm import CostLedger, JudgeClient
 from eval_pipeline.core.models import BKG, GoldenCase
 from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.core.staleness import table_fingerprints
 from eval_pipeline.settings import Settings
+from eval_pipeline.versions import STAGE_VERSIONS
 
 
 def build_adapter(settings: Settings) -> ChatbotAdapter:
@@ -118,6 +121,22 @@ class Environment:
             return {}
         version = judge_version(judge.method, prompt_versions())
         return demotions(self.settings.results_store_url, version, self.settings.calibration_bar)
+
+    def stage_fingerprints(self) -> StageFingerprints:
+        """Fresh per step: the tables' data versions are read when the step first needs them."""
+        s = self.settings
+        return StageFingerprints(
+            versions=STAGE_VERSIONS,
+            bkg=self.bkg,
+            chatbot_target={
+                "kind": s.chatbot_kind,
+                "url": s.chatbot_url,
+                "callable": s.chatbot_callable,
+            },
+            judge=self.judge,
+            scoring={"sla": s.latency_sla.model_dump()},
+            table_fingerprints=lambda: table_fingerprints(self.db, self.bkg),
+        )
 
     @property
     def policy(self) -> GatePolicy:

@@ -40,6 +40,9 @@ BARE_WEIGHTS: dict[str, float] = {
     "safety": 0.0,
 }
 
+# Where Dagster runs each step: this process, one subprocess per step, or Celery workers.
+ExecutorKind = Literal["in_process", "multiprocess", "celery"]
+
 
 class Settings(BaseSettings):
     """Configuration of one evaluation environment; see the README's Configuration section."""
@@ -78,6 +81,11 @@ class Settings(BaseSettings):
     concurrency: int = Field(default=8, ge=1, le=256)
     refresh: bool = Field(
         default=False, description="Re-ask the chatbot even when a stored answer is reusable."
+    )
+    executor: ExecutorKind = Field(
+        default="in_process",
+        description="Where the steps of every Dagster run execute; celery needs PostgreSQL "
+        "storage shared with the workers (docs/deployment.md).",
     )
 
     llm_base_url: str = Field(default="", description="OpenAI-compatible endpoint for judges.")

@@ -9,17 +9,22 @@ from typing import Any
 import sqlalchemy as sa
 from dagster import (
     AddDynamicPartitionsRequest,
+    AssetKey,
     DagsterInstance,
+    Definitions,
     DeleteDynamicPartitionsRequest,
     SensorDefinition,
     SensorResult,
     SkipReason,
     build_sensor_context,
 )
+from dagster._core.asset_graph_view.asset_graph_view import AssetGraphView, TemporalContext
+from dagster._core.definitions.data_version import CachingStaleStatusResolver, StaleStatus
 from dagster._core.storage.tags import (
     ASSET_PARTITION_RANGE_END_TAG,
     ASSET_PARTITION_RANGE_START_TAG,
 )
+from dagster._time import get_current_datetime
 
 from eval_pipeline.dagster_shell.automation import (
     golden_dataset_sync,
@@ -29,6 +34,7 @@ from eval_pipeline.dagster_shell.automation import (
 from eval_pipeline.dagster_shell.launch import evaluate
 from eval_pipeline.dagster_shell.partitions import split_key
 from eval_pipeline.dagster_shell.resources import EvalEnvironment
+from eval_pipeline.definitions import build_definitions
 from eval_pipeline_tests.dagster_helpers import eval_instance
 from eval_pipeline_tests.test_graph import TINY, tiny_overrides
 
@@ -113,7 +119,24 @@ def functions_reading(table: str) -> set[str]:
     }
 
 
-def test_warehouse_refresh_reruns_exactly_the_dependent_cases(tmp_path: Path) -> None:
+def record(instance: DagsterInstance, result: SensorResult) -> None:
+    """Store a tick's asset events, as the sensor daemon does."""
+    for event in result.asset_events:
+        instance.report_runless_asset_event(event)
+
+
+def stale_resolver(instance: DagsterInstance, defs: Definitions) -> CachingStaleStatusResolver:
+    """The resolver the webserver's staleness fields use, over the code location's graph."""
+    graph = defs.resolve_asset_graph()
+    view = AssetGraphView(
+        temporal_context=TemporalContext(effective_dt=get_current_datetime(), last_event_id=None),
+        instance=instance,
+        asset_graph=graph,
+    )
+    return CachingStaleStatusResolver(instance, graph, view)
+
+
+def test_warehouse_refresh_reruns_and_stales_exactly_the_dependent_cases(tmp_path: Path) -> None:
     overrides = tiny_overrides(tmp_path, "honest")
     env = EvalEnvironment(overrides=overrides)
     golden = json.loads((TINY / "golden_dataset.json").read_text())
@@ -127,11 +150,14 @@ def test_warehouse_refresh_reruns_exactly_the_dependent_cases(tmp_path: Path) ->
         )
     )
     assert 0 < len(expected) < len(golden), "the test needs both dependent and independent cases"
+    products = AssetKey(["warehouse", "products"])
     with eval_instance() as instance:
-        evaluate("r1", overrides=overrides, instance=instance)
         first = tick(warehouse_refresh, instance, env)
         assert isinstance(first, SensorResult) and not first.run_requests
         assert len(first.asset_events) == 2, "the first tick records every table's data version"
+        assert all(e.partition is None for e in first.asset_events)
+        record(instance, first)
+        evaluate("r1", overrides=overrides, instance=instance)
 
         unchanged = tick(warehouse_refresh, instance, env, first.cursor)
         assert not unchanged.run_requests and not unchanged.asset_events
@@ -141,10 +167,29 @@ def test_warehouse_refresh_reruns_exactly_the_dependent_cases(tmp_path: Path) ->
             conn.execute(sa.text("UPDATE products SET updated_at = '2031-01-01 00:00:00'"))
         engine.dispose()
         changed = tick(warehouse_refresh, instance, env, first.cursor)
+        record(instance, changed)
         order = list(instance.get_dynamic_partitions("golden_cases"))
-    assert [e.asset_key.path for e in changed.asset_events] == [["warehouse", "products"]]
+        resolver = stale_resolver(instance, build_definitions(overrides))
+        oracle = AssetKey("oracle_verdicts")
+        status = {c: resolver.get_status(oracle, f"{c}|r1") for c in order}
+        causes = {
+            c: {
+                (cause.key.asset_key, cause.key.partition_key, cause.reason)
+                for cause in resolver.get_stale_root_causes(oracle, f"{c}|r1")
+            }
+            for c in order
+        }
+    assert {e.asset_key for e in changed.asset_events} == {products}
+    assert sorted(e.partition for e in changed.asset_events if e.partition) == expected
     assert sorted(covered_cases(changed, order)) == expected
     assert all(r.run_config for r in changed.run_requests), "a refresh re-asks the chatbot"
+    # the UI's view: the change stales exactly the dependent verdicts, naming the table
+    for case in order:
+        if case in expected:
+            assert status[case] == StaleStatus.STALE, case
+            assert causes[case] == {(products, case, "has a new data version")}, case
+        else:
+            assert status[case] == StaleStatus.FRESH and not causes[case], case
 
 
 def test_nightly_sensor_expires_the_oldest_run_partitions(tmp_path: Path) -> None:
@@ -176,6 +221,7 @@ def test_demo_warehouse_refresh_requests_exactly_the_dependent_demo_cases(tmp_pa
         with eval_instance() as instance:
             evaluate("demo-1", overrides=overrides, instance=instance)
             baseline = tick(warehouse_refresh, instance, env)
+            assert not baseline.run_requests, "the first tick only records the tables"
             warehouse.refresh(url, tables=["hse_audits"])
             changed = tick(warehouse_refresh, instance, env, baseline.cursor)
             order = list(instance.get_dynamic_partitions("golden_cases"))
@@ -206,5 +252,6 @@ def test_demo_warehouse_refresh_requests_exactly_the_dependent_demo_cases(tmp_pa
         )
     )
     assert 0 < len(expected) < len(golden)
-    assert [e.asset_key.path for e in changed.asset_events] == [["warehouse", "hse_audits"]]
+    assert {tuple(e.asset_key.path) for e in changed.asset_events} == {("warehouse", "hse_audits")}
+    assert sorted(e.partition for e in changed.asset_events if e.partition) == expected
     assert sorted(covered_cases(changed, order)) == expected

@@ -1,9 +1,10 @@
-"""The per-case batch on two real Celery workers (RabbitMQ broker, PostgreSQL everywhere else).
+"""Evaluation steps on two real Celery workers (RabbitMQ broker, PostgreSQL everywhere else).
 
-The test starts two ``dagster-celery worker start`` processes sharing a PostgreSQL Dagster
+The module starts two ``dagster-celery worker start`` processes sharing a PostgreSQL Dagster
 instance (``DAGSTER_HOME`` with dagster-postgres storage), the PostgreSQL results store and
-warehouse, and the ``EVAL_*`` settings, on a queue of their own. It launches the ``evaluate_cases``
-job with the Celery executor, then summarizes in-process, and compares with an in-process run.
+warehouse, and the ``EVAL_*`` settings, on a queue of their own. One test launches only the
+``evaluate_cases`` job with the Celery executor and summarizes in-process; the other runs
+``evaluate`` with ``executor=celery``. Both are compared with an in-process run.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -35,13 +37,14 @@ from dagster._core.storage.tags import (
 from kombu import Connection
 
 from eval_pipeline.core.results_store import ResultsStore
-from eval_pipeline.dagster_shell.distributed import (
-    BROKER_ENV,
-    QUEUE_ENV,
-    run_case_batch,
-    write_worker_config,
+from eval_pipeline.dagster_shell.distributed import run_case_batch
+from eval_pipeline.dagster_shell.executors import BROKER_ENV, QUEUE_ENV, write_worker_config
+from eval_pipeline.dagster_shell.launch import (
+    PER_CASE_ASSETS,
+    RUN_ASSETS,
+    evaluate,
+    register_partitions,
 )
-from eval_pipeline.dagster_shell.launch import PER_CASE_ASSETS, evaluate, register_partitions
 from eval_pipeline.definitions import build_definitions
 from eval_pipeline.settings import PROJECT_ROOT
 from eval_pipeline_tests.conftest import require_service
@@ -97,6 +100,7 @@ class Worker:
 class Deployment:
     dagster_home: Path
     results_url: str
+    pg_admin_url: str
     workers: list[Worker]
 
     def wait_until_ready(self) -> None:
@@ -112,6 +116,25 @@ class Deployment:
             if time.monotonic() > deadline:
                 pytest.fail(f"worker {pending[0].name} not ready:\n{pending[0].tail()}")
             time.sleep(0.5)
+
+    def steps(self, instance: DagsterInstance, run_id: str) -> tuple[dict[str, int], set[str]]:
+        """The process of each step of the run and the Celery nodes its engine events name."""
+        groups = {w.process.pid for w in self.workers}
+        step_pids: dict[str, int] = {}
+        celery_nodes: set[str] = set()
+        for record in instance.get_records_for_run(run_id).records:
+            event = record.event_log_entry.dagster_event
+            if event is None:
+                continue
+            if event.event_type == DagsterEventType.STEP_START and event.pid is not None:
+                step_pids[str(event.step_key)] = event.pid
+                # while the workers run, each step's process must be in a worker's process group
+                assert os.getpgid(event.pid) in groups, event.step_key
+            if event.event_type == DagsterEventType.ENGINE_EVENT:
+                node = event.engine_event_data.metadata.get("Celery worker")
+                if node is not None:
+                    celery_nodes.add(str(node.value))
+        return step_pids, celery_nodes
 
 
 def start_worker(name: str, config: Path, queue: str, log: Path) -> Worker:
@@ -167,13 +190,16 @@ def delete_queue(amqp_url: str, queue: str) -> None:
         channel.exchange_delete(queue)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def deployment(
-    tmp_path: Path, pg_admin_url: str, amqp_url: str, monkeypatch: pytest.MonkeyPatch
+    tmp_path_factory: pytest.TempPathFactory, pg_admin_url: str, amqp_url: str
 ) -> Iterator[Deployment]:
+    """Two workers shared by the module's tests (starting them costs most of a test's time)."""
     token = uuid.uuid4().hex[:10]
     queue = f"eval-test-{token}"
+    tmp_path = tmp_path_factory.mktemp("celery")
     with (
+        pytest.MonkeyPatch.context() as monkeypatch,
         scratch_database(pg_admin_url) as dagster_url,
         scratch_schema(pg_admin_url) as (_, warehouse_url),
         scratch_schema(pg_admin_url) as (_, results_url),
@@ -198,10 +224,31 @@ def deployment(
             for i in range(WORKERS):
                 name = f"w{i}-{token}"
                 workers.append(start_worker(name, config, queue, tmp_path / f"{name}.log"))
-            yield Deployment(dagster_home=home, results_url=results_url, workers=workers)
+            yield Deployment(
+                dagster_home=home,
+                results_url=results_url,
+                pg_admin_url=pg_admin_url,
+                workers=workers,
+            )
         finally:
             stop_workers(workers)
             delete_queue(amqp_url, queue)
+
+
+@dataclass
+class Reference:
+    summary: dict[str, Any]
+    scores: dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def reference(deployment: Deployment, tmp_path_factory: pytest.TempPathFactory) -> Reference:
+    """The in-process run on embedded storage, computed while the workers boot."""
+    folder = tmp_path_factory.mktemp("in_process")
+    with instance_for_test() as instance:
+        summary = evaluate(RUN_KEY, overrides=tiny_sqlite_settings(folder), instance=instance)
+    store = ResultsStore(f"sqlite:///{folder / 'home' / 'results.db'}")
+    return Reference(summary=summary, scores=store.latest("judge_scores", RUN_KEY))
 
 
 def range_tags(first: str, last: str) -> dict[str, str]:
@@ -209,17 +256,9 @@ def range_tags(first: str, last: str) -> dict[str, str]:
 
 
 def test_case_batch_on_two_celery_workers_matches_the_in_process_run(
-    tmp_path: Path, deployment: Deployment
+    deployment: Deployment, reference: Reference
 ) -> None:
-    # the in-process reference (embedded storage) while the workers boot
-    reference_settings = tiny_sqlite_settings(tmp_path / "in_process")
-    with instance_for_test() as instance:
-        reference = evaluate(RUN_KEY, overrides=reference_settings, instance=instance)
-    reference_store = ResultsStore(f"sqlite:///{tmp_path / 'in_process' / 'home' / 'results.db'}")
-    reference_scores = reference_store.latest("judge_scores", RUN_KEY)
-
     deployment.wait_until_ready()
-    worker_groups = {w.process.pid for w in deployment.workers}
     worker_nodes = {w.node() for w in deployment.workers}
     defs = build_definitions()  # from the EVAL_* environment the workers share
     assets = list(defs.assets or [])
@@ -235,20 +274,7 @@ def test_case_batch_on_two_celery_workers_matches_the_in_process_run(
         )
         result = run_case_batch(instance, RUN_KEY, ordered[0], ordered[-1])
         assert result.success
-        step_pids: dict[str, int] = {}
-        celery_nodes: set[str] = set()
-        for record in instance.get_records_for_run(result.run_id).records:
-            event = record.event_log_entry.dagster_event
-            if event is None:
-                continue
-            if event.event_type == DagsterEventType.STEP_START and event.pid is not None:
-                step_pids[str(event.step_key)] = event.pid
-                # while the workers run, each step's process must be in a worker's process group
-                assert os.getpgid(event.pid) in worker_groups, event.step_key
-            if event.event_type == DagsterEventType.ENGINE_EVENT:
-                node = event.engine_event_data.metadata.get("Celery worker")
-                if node is not None:
-                    celery_nodes.add(str(node.value))
+        step_pids, celery_nodes = deployment.steps(instance, result.run_id)
         batch_materializations = {
             asset: {
                 str(r.partition_key)
@@ -276,8 +302,40 @@ def test_case_batch_on_two_celery_workers_matches_the_in_process_run(
     scores = store.latest("judge_scores", RUN_KEY)
     assert sorted(scores) == CASES
     assert {c: comparable_scores(s) for c, s in scores.items()} == {
-        c: comparable_scores(s) for c, s in reference_scores.items()
+        c: comparable_scores(s) for c, s in reference.scores.items()
     }
     summary = store.latest("eval_run", RUN_KEY, [""])[""]
-    assert comparable_summary(summary) == comparable_summary(reference)
+    assert comparable_summary(summary) == comparable_summary(reference.summary)
     assert summary["cases_passed"] == len(CASES)
+
+
+def test_evaluate_with_the_celery_executor_runs_every_step_on_the_workers(
+    deployment: Deployment, reference: Reference
+) -> None:
+    deployment.wait_until_ready()
+    # a results store of its own, passed as an override: the workers must rebuild the job with it
+    with (
+        scratch_schema(deployment.pg_admin_url) as (_, results_url),
+        DagsterInstance.from_config(str(deployment.dagster_home)) as instance,
+    ):
+        before = {r.run_id for r in instance.get_runs()}
+        summary = evaluate(
+            RUN_KEY, overrides={"executor": "celery", "results_url": results_url}, instance=instance
+        )
+        runs = [r for r in instance.get_runs() if r.run_id not in before]
+        steps = [deployment.steps(instance, r.run_id) for r in runs]
+        scores = ResultsStore(results_url).latest("judge_scores", RUN_KEY)
+
+    # golden cases (new to this results store), the case batch, the summary: three location jobs
+    assert sorted(r.job_name for r in runs) == ["evaluate_cases", "golden_sync", "summarize_run"]
+    step_pids = {step: pid for pids, _ in steps for step, pid in pids.items()}
+    assert set(step_pids) == {"golden_cases", *PER_CASE_ASSETS, *RUN_ASSETS}
+    assert os.getpid() not in step_pids.values()
+    celery_nodes = set().union(*(nodes for _, nodes in steps))
+    assert celery_nodes and celery_nodes <= {w.node() for w in deployment.workers}
+
+    assert comparable_summary(summary) == comparable_summary(reference.summary)
+    assert {c: comparable_scores(s) for c, s in scores.items()} == {
+        c: comparable_scores(s) for c, s in reference.scores.items()
+    }
+    assert Path(summary["report_path"]).is_file()

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from eval_pipeline.cli import main
-from eval_pipeline.settings import PROJECT_ROOT
+from eval_pipeline.core.problems import InputError
+from eval_pipeline.settings import PROJECT_ROOT, load_settings
 
 DEMO = PROJECT_ROOT / "data" / "demo"
 
@@ -64,6 +65,29 @@ def test_bad_setting_names_the_variable_without_traceback() -> None:
     result = run_cli("validate", env={"EVAL_CONCURRENCY": "lots"})
     assert result.returncode == 2
     assert "EVAL_CONCURRENCY" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_executor_setting_defaults_to_in_process_and_a_bad_value_names_the_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("EVAL_EXECUTOR", raising=False)
+    assert load_settings().executor == "in_process"
+    monkeypatch.setenv("EVAL_EXECUTOR", "celery")
+    assert load_settings().executor == "celery"
+    assert load_settings(executor="multiprocess").executor == "multiprocess"
+    monkeypatch.setenv("EVAL_EXECUTOR", "threads")
+    with pytest.raises(InputError) as error:
+        load_settings()
+    assert "EVAL_EXECUTOR" in str(error.value) and "'celery'" in str(error.value)
+
+
+def test_run_with_a_bad_executor_stops_with_a_message_not_a_traceback() -> None:
+    from_env = run_cli("run", env={"EVAL_EXECUTOR": "threads"})
+    assert from_env.returncode == 2
+    assert "EVAL_EXECUTOR" in from_env.stderr and "Traceback" not in from_env.stderr
+    from_flag = run_cli("run", "--executor", "threads")
+    assert from_flag.returncode == 2
+    assert "--executor" in from_flag.stderr and "Traceback" not in from_flag.stderr
 
 
 def test_unreachable_database_is_a_problem_with_the_password_redacted() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from eval_pipeline.core.embeddings import (
     EmbeddingCache,
     EmbeddingError,
     SentenceEmbedder,
+    bundled_model_path,
     cosine_ramp,
     default_embedder,
     text_key,
@@ -104,6 +107,33 @@ def test_a_missing_model_is_an_embedding_error(tmp_path: Path) -> None:
     broken = SentenceEmbedder(tmp_path / "no-model-here")
     with pytest.raises(EmbeddingError, match="cannot load"):
         broken.encode(["anything"])
+
+
+def test_vectors_equal_those_of_sentence_transformers(embedder: SentenceEmbedder) -> None:
+    """The torch port computes what sentence-transformers computes from the same bundle,
+    including truncation of a text longer than the model's window and padding in a batch."""
+    from sentence_transformers import SentenceTransformer
+
+    texts = [
+        "How many open findings are there in the West region?",
+        "Open findings: 14. " * 120,
+        "ok",
+        "The completion rate is 37.2%, up 4.1 points since March.",
+    ]
+    reference = SentenceTransformer(str(bundled_model_path()), device="cpu").encode(
+        texts, normalize_embeddings=True, convert_to_numpy=True
+    )
+    ours = embedder.encode(texts)
+    assert np.abs(ours - reference).max() < 1e-5
+
+
+def test_a_bundle_with_another_pooling_is_refused(tmp_path: Path) -> None:
+    shutil.copytree(bundled_model_path(), tmp_path / "model")
+    pooling = tmp_path / "model" / "1_Pooling" / "config.json"
+    config = json.loads(pooling.read_text())
+    pooling.write_text(json.dumps({**config, "pooling_mode_mean_tokens": False}))
+    with pytest.raises(EmbeddingError, match="not a mean-pooled"):
+        SentenceEmbedder(tmp_path / "model").encode(["anything"])
 
 
 @pytest.mark.parametrize(

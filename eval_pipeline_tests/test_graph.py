@@ -12,11 +12,14 @@ from dagster import (
     AssetKey,
     DagsterInstance,
     Definitions,
+    MultiPartitionKey,
     MultiPartitionsDefinition,
 )
 
-from eval_pipeline.dagster_shell.launch import PER_CASE_ASSETS, evaluate
-from eval_pipeline.definitions import defs
+from eval_pipeline.dagster_shell.automation import cases_job, golden_job, summary_job
+from eval_pipeline.dagster_shell.executors import BROKER_ENV, QUEUE_ENV
+from eval_pipeline.dagster_shell.launch import PER_CASE_ASSETS, evaluate, range_tags, run_assets
+from eval_pipeline.definitions import build_definitions, defs
 from eval_pipeline.demo import tiny
 from eval_pipeline.settings import PROJECT_ROOT
 from eval_pipeline_tests.dagster_helpers import eval_instance
@@ -39,6 +42,33 @@ def test_definitions_load_with_both_partition_dimensions() -> None:
     assert graph.get(AssetKey("golden_cases")).partitions_def.name == "golden_cases"
     upstream = {k.to_user_string() for k in graph.get(AssetKey("oracle_verdicts")).parent_keys}
     assert {"extracted_claims", "chatbot_responses", "golden_cases", "warehouse/sites"} <= upstream
+
+
+@pytest.mark.parametrize("kind", ["in_process", "multiprocess"])
+def test_every_job_of_the_code_location_uses_the_configured_executor(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EVAL_EXECUTOR", kind)
+    jobs = build_definitions().get_repository_def().get_all_jobs()  # what the daemon launches
+    assert {golden_job.name, cases_job.name, summary_job.name} <= {j.name for j in jobs}
+    assert {j.executor_def.name for j in jobs} == {kind}
+
+
+def test_with_the_celery_setting_every_job_sends_its_steps_to_the_configured_broker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dagster_celery import celery_executor
+
+    monkeypatch.setenv("EVAL_EXECUTOR", "celery")
+    monkeypatch.setenv(BROKER_ENV, "pyamqp://eval@broker.invalid:5672//")
+    monkeypatch.setenv(QUEUE_ENV, "eval-q")
+    jobs = build_definitions().get_repository_def().get_all_jobs()
+    assert {golden_job.name, cases_job.name, summary_job.name} <= {j.name for j in jobs}
+    for job in jobs:
+        assert job.executor_def.executor_creation_fn is celery_executor.executor_creation_fn
+        config = job.executor_def.config_schema.resolve_config({}).value["config"]
+        assert config["broker"] == "pyamqp://eval@broker.invalid:5672//", job.name
+        assert config["config_source"]["task_default_queue"] == "eval-q", job.name
 
 
 def tiny_overrides(tmp_path: Path, chatbot: str) -> dict[str, str]:
@@ -107,7 +137,12 @@ def test_a_case_subset_and_rerun_append_history(tmp_path: Path) -> None:
         assert [c["case_id"] for c in first["cases"]] == ["TC_002", "TC_004"]
         # non-contiguous selection: one per-case run per contiguous segment (TC_002, TC_004)
         assert len(materialized_partitions(instance, "chatbot_responses")) == 2
+        # up to date: not launched again, so nothing is appended
         evaluate("r2", overrides=overrides, instance=instance, case_ids=["TC_002"])
+        assert len(materialized_partitions(instance, "chatbot_responses")) == 2
+        refreshed = {**overrides, "refresh": "true"}
+        evaluate("r2", overrides=refreshed, instance=instance, case_ids=["TC_002"])
+        assert len(materialized_partitions(instance, "chatbot_responses")) == 3
     from eval_pipeline.core.results_store import ResultsStore
 
     store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
@@ -125,7 +160,14 @@ def test_rerunning_a_finished_run_makes_no_call_and_reuses_every_case(tmp_path: 
         assert first["calls"]["chatbot"] == 5 and sum(tiny_chatbot.ASKED.values()) == 5
         assert first["calls"]["reference"] >= 5
         assert not any(c["reused"] for c in first["cases"])
+        runs_before = len(instance.get_runs())
         again = evaluate("r3", overrides=overrides, instance=instance)
+        # every case up to date: only the run-level assets are materialized again
+        assert len(instance.get_runs()) == runs_before + 1
+        # materialized again through Dagster anyway (as from the UI): every step reuses
+        start, end = (MultiPartitionKey({"run": "r3", "case": c}) for c in ("TC_001", "TC_005"))
+        run_assets(instance, PER_CASE_ASSETS, overrides, tags=range_tags(str(start), str(end)))
+        rematerialized = evaluate("r3", overrides=overrides, instance=instance)
         versions = {
             asset: {
                 r.asset_materialization.tags["dagster/data_version"]
@@ -133,12 +175,21 @@ def test_rerunning_a_finished_run_makes_no_call_and_reuses_every_case(tmp_path: 
             }
             for asset in PER_CASE_ASSETS
         }
+        records_per_asset = {
+            asset: {
+                r.run_id
+                for r in instance.fetch_materializations(AssetKey(asset), limit=100).records
+            }
+            for asset in PER_CASE_ASSETS
+        }
     assert sum(tiny_chatbot.ASKED.values()) == 5, "a finished run must not ask the chatbot again"
     # content-hash data versions: an unchanged output keeps its version, staling nothing downstream
     assert all(len(v) == 1 for v in versions.values()), versions
-    assert again["calls"] == {"chatbot": 0, "judge": 0, "reference": 0}
-    assert all(c["reused"] for c in again["cases"])
-    assert [c["overall"] for c in again["cases"]] == [c["overall"] for c in first["cases"]]
+    assert all(len(records) == 2 for records in records_per_asset.values()), records_per_asset
+    for summary in (again, rematerialized):
+        assert summary["calls"] == {"chatbot": 0, "judge": 0, "reference": 0}
+        assert all(c["reused"] for c in summary["cases"])
+        assert [c["overall"] for c in summary["cases"]] == [c["overall"] for c in first["cases"]]
 
 
 def test_a_new_judge_version_rescores_without_asking_the_chatbot(

@@ -31,8 +31,10 @@ Nothing to ground — no SQL, no BKG vocabulary, and a refusal (or no answer at 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from statistics import fmean
 from typing import Any
 
@@ -109,18 +111,48 @@ class _SqlNames:
         names = cls()
         for sql in statements:
             names.tables |= tables_in_sql(sql)
-            try:
-                trees, _ = parse_sql(sql)
-            except ValueError:
-                continue
-            for tree in trees:
-                aliases = {a.alias.lower() for a in tree.find_all(exp.Alias) if a.alias}
-                names.columns |= {
-                    c.name.lower()
-                    for c in tree.find_all(exp.Column)
-                    if c.name and not isinstance(c.this, exp.Star) and c.name.lower() not in aliases
-                }
+            names.columns |= _columns_in_sql(sql)
         return names
+
+
+_VOCABULARIES: dict[int, tuple[BKG, _Vocabulary]] = {}
+_VOCABULARIES_LOCK = threading.Lock()
+
+
+def _vocabulary(bkg: BKG) -> _Vocabulary:
+    """The vocabulary of a BKG object, built once: its big alternation costs more than a case.
+
+    Keyed by identity (the BKG is never mutated) and holding the BKG so the id is not reused.
+    """
+    with _VOCABULARIES_LOCK:
+        cached = _VOCABULARIES.get(id(bkg))
+        if cached is None:
+            if len(_VOCABULARIES) >= 8:
+                _VOCABULARIES.clear()
+            cached = _VOCABULARIES[id(bkg)] = (bkg, _Vocabulary.of(bkg))
+        return cached[1]
+
+
+def table_documents(bkg: BKG) -> list[str]:
+    return [table_document(t) for t in bkg.tables]
+
+
+@lru_cache(maxsize=8192)
+def _columns_in_sql(sql: str) -> frozenset[str]:
+    """Lower-cased column names a statement reads, aliases excluded; cached like the tables."""
+    try:
+        trees, _ = parse_sql(sql)
+    except ValueError:
+        return frozenset()
+    columns: set[str] = set()
+    for tree in trees:
+        aliases = {a.alias.lower() for a in tree.find_all(exp.Alias) if a.alias}
+        columns |= {
+            c.name.lower()
+            for c in tree.find_all(exp.Column)
+            if c.name and not isinstance(c.this, exp.Star) and c.name.lower() not in aliases
+        }
+    return frozenset(columns)
 
 
 def _heuristic(
@@ -170,7 +202,7 @@ def _retrieval(
 ) -> tuple[float | None, dict[str, Any]]:
     if not bkg.tables:
         return None, {"retrieved": [], "overlap": None, "alignment_cosine": None}
-    documents = [table_document(t) for t in bkg.tables]
+    documents = table_documents(bkg)
     vectors = embedder.encode([question, answer, *documents])
     table_vectors = vectors[2:]
     similarities = table_vectors @ vectors[0]
@@ -212,7 +244,7 @@ def bkg_dimension(
     With ``judge_part`` (a schema-aware LLM judge over the retrieved top-K tables), the judge's
     score replaces the embedding retrieval part of the weighted sum.
     """
-    vocab = _Vocabulary.of(bkg)
+    vocab = _vocabulary(bkg)
     names = _SqlNames.of(sql_statements)
     heuristic, heuristic_details, problems = _heuristic(answer, names, vocab)
     refusal = is_refusal(answer)

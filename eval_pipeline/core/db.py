@@ -153,8 +153,9 @@ class Database:
         frame = pd.DataFrame.from_records(rows, columns=columns)
         # PostgreSQL NUMERIC arrives as Decimal, which does not mix with float arithmetic.
         for name in frame.columns:
-            if frame[name].map(lambda v: isinstance(v, decimal.Decimal)).any():
-                frame[name] = frame[name].map(to_python)
+            column = frame[name]
+            if column.dtype == object and any(isinstance(v, decimal.Decimal) for v in column):
+                frame[name] = column.map(to_python)
         return frame
 
     def scalar(self, sql: str, **params: Any) -> Any:

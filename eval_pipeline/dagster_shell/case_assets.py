@@ -19,20 +19,19 @@ from dagster import (
     asset,
 )
 
-from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.models import (
     ChatPayload,
     ClaimContract,
-    GoldenCase,
     OracleResult,
 )
-from eval_pipeline.core.reuse import fingerprint
-from eval_pipeline.core.staleness import case_tables, mark_stale, stale_tables, table_fingerprints
+from eval_pipeline.core.staleness import case_tables, mark_stale, stale_tables
 from eval_pipeline.core.steps import (
     ask,
     extract,
     map_concurrently,
     prefetch_embeddings,
+    prefetch_references,
+    prefetch_schema,
     score,
     verify,
     warm_embeddings,
@@ -45,7 +44,6 @@ from eval_pipeline.dagster_shell.batch import (
     Reusing,
     case_cost,
     golden_case,
-    judge_identity,
     judge_requests,
     log_table,
     p95,
@@ -61,8 +59,15 @@ PER_CASE_ASSETS = ("chatbot_responses", "extracted_claims", "oracle_verdicts", "
 
 
 def warehouse_specs(table_names: Sequence[str]) -> list[AssetSpec]:
-    """One external asset per BKG table: the live data the oracle recomputes from."""
-    return [AssetSpec(key=AssetKey(["warehouse", t]), group_name="warehouse") for t in table_names]
+    """One external asset per BKG table: the live data the oracle recomputes from.
+
+    Partitioned by case (each ``oracle_verdicts`` partition reads its case's partition), so a
+    table change observed on the cases that read it stales exactly their verdicts.
+    """
+    return [
+        AssetSpec(key=AssetKey(["warehouse", t]), group_name="warehouse", partitions_def=CASES)
+        for t in table_names
+    ]
 
 
 def per_case_asset(stage: str, **kwargs: Any) -> Any:
@@ -86,8 +91,12 @@ def per_case_asset(stage: str, **kwargs: Any) -> Any:
     group_name=GROUP,
     io_manager_key=IO,
 )
-def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -> Batch:
-    """The validated golden cases, one partition per case id, so editing one case stales only it."""
+def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -> Output[Batch]:
+    """The validated golden cases, one partition per case id, so editing one case stales only it.
+
+    Content-versioned: without a data version a root asset's version is its code version alone,
+    and an edited case would stale nothing downstream.
+    """
     cases = environment.env.cases
     out: Batch = {}
     for case_id in context.partition_keys:
@@ -103,7 +112,7 @@ def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -
         }
     )
     log_table(context, "cases per tag", ["tag", "cases"], tags.most_common())
-    return out
+    return versioned(out)
 
 
 @per_case_asset("chatbot_responses")
@@ -118,23 +127,28 @@ def chatbot_responses(
     step = Reusing(context, environment)
     env = step.env
     s = env.settings
-    target = {"kind": s.chatbot_kind, "url": s.chatbot_url, "callable": s.chatbot_callable}
-    fingerprints = {
-        key: fingerprint(
-            STAGE_VERSIONS["chatbot_responses"], golden_cases.get(("", key[1])), target
-        )
-        for key in step.keys
-    }
-    asked = 0
+    stage = env.stage_fingerprints()
+    fingerprints = {key: stage.chatbot(golden_cases.get(("", key[1]))) for key in step.keys}
+    asked = referenced = 0
 
     def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
-        nonlocal asked
-        current = table_fingerprints(env.db, env.bkg)
+        nonlocal asked, referenced
+        current = stage.tables
         cases = {k: c for k in keys if (c := golden_case(golden_cases, k[1])) is not None}
+        before = env.runtime.calls_made
+        references = (
+            prefetch_references(env.runtime, env.db, cases.values())
+            if s.executor == "in_process"  # the oracle step will find them in this process
+            else None
+        )
+        prefetch_schema(env.bkg)
         payloads = map_concurrently(
             lambda c: prefetch_embeddings(ask(env.adapter, c)), cases, s.concurrency
         )
         asked = len(payloads)
+        if references is not None:
+            references.shutdown(wait=True)
+        referenced = env.runtime.calls_made - before
         out: dict[tuple[str, str], dict[str, Any]] = {}
         for key in keys:
             payload = payloads.get(key) or ChatPayload(
@@ -147,7 +161,7 @@ def chatbot_responses(
         return out
 
     batch = step.run(fingerprints, compute, refresh=s.refresh)
-    step.record_calls(chatbot=asked)
+    step.record_calls(chatbot=asked, reference=referenced)
     ok = [p for p in batch.values() if p["status"] == "ok"]
     latencies = [p["latency_s"] for p in ok if p.get("latency_s") is not None]
     ttfts = [p["ttft_s"] for p in ok if p.get("ttft_s") is not None]
@@ -180,13 +194,9 @@ def extracted_claims(
     """Pass 1 of the oracle: every claim of every answer, numbered into a contract."""
     step = Reusing(context, environment)
     judge = step.env.judge
+    stage = step.env.stage_fingerprints()
     fingerprints = {
-        key: fingerprint(
-            STAGE_VERSIONS["extracted_claims"],
-            golden_cases.get(("", key[1])),
-            content_hash(chatbot_responses[key]),
-            judge_identity(judge),
-        )
+        key: stage.claims(golden_cases.get(("", key[1])), chatbot_responses[key])
         for key in step.keys
     }
 
@@ -214,17 +224,6 @@ def oracle_deps(table_names: Sequence[str]) -> list[AssetDep]:
     return [AssetDep(spec.key) for spec in warehouse_specs(table_names)]
 
 
-def _function_sources(case: GoldenCase | None, environment: EvalEnvironment) -> list[str]:
-    if case is None:
-        return []
-    bkg = environment.env.bkg
-    out = []
-    for ref in case.reference:
-        fn = bkg.function(ref.kind, ref.target) if ref.sql is None else None
-        out.append(content_hash(fn.python_function) if fn else ref.target)
-    return out
-
-
 def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
     """The oracle asset depends on the warehouse tables of the BKG, known at load time."""
 
@@ -243,20 +242,14 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
         """
         step = Reusing(context, environment)
         env = step.env
-        current = table_fingerprints(env.db, env.bkg)
-        fingerprints = {}
-        for key in step.keys:
-            case = golden_case(golden_cases, key[1])
-            tables = case_tables(case, env.bkg) if case else []
-            fingerprints[key] = fingerprint(
-                STAGE_VERSIONS["oracle_verdicts"],
-                judge_identity(env.judge),
-                golden_cases.get(("", key[1])),
-                content_hash(chatbot_responses[key]),
-                content_hash(extracted_claims[key]),
-                _function_sources(case, environment),
-                {t: current.get(t) for t in tables},
+        stage = env.stage_fingerprints()
+        current = stage.tables
+        fingerprints = {
+            key: stage.oracle(
+                golden_cases.get(("", key[1])), chatbot_responses[key], extracted_claims[key]
             )
+            for key in step.keys
+        }
 
         def verify_one(key: tuple[str, str]) -> dict[str, Any]:
             case = golden_case(golden_cases, key[1])
@@ -274,10 +267,10 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
             return map_concurrently(verify_one, {k: k for k in keys}, env.settings.concurrency)
 
         before = judge_requests(env.judge)
+        referenced = env.runtime.calls_made
         batch = step.run(fingerprints, compute)
-        step.record_calls(
-            reference=env.runtime.calls_made, judge=judge_requests(env.judge) - before
-        )
+        referenced = env.runtime.calls_made - referenced
+        step.record_calls(reference=referenced, judge=judge_requests(env.judge) - before)
         totals: Counter[str] = Counter()
         contradicted = []
         for (_, case_id), result in batch.items():
@@ -290,7 +283,7 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
         context.add_output_metadata(
             {
                 **{f"verdicts_{k}": v for k, v in sorted(totals.items())},
-                "reference_calls": env.runtime.calls_made,
+                "reference_calls": referenced,
                 "stale_cases": sum(bool(r.get("stale_tables")) for r in batch.values()),
             }
         )
@@ -312,17 +305,10 @@ def judge_scores(
     step = Reusing(context, environment)
     env = step.env
     judge = env.judge
-    scoring = {
-        "sla": env.settings.latency_sla.model_dump(),
-        "judge": judge_identity(judge),
-    }
+    stage = env.stage_fingerprints()
     fingerprints = {
-        key: fingerprint(
-            STAGE_VERSIONS["judge_scores"],
-            golden_cases.get(("", key[1])),
-            content_hash(chatbot_responses[key]),
-            content_hash(oracle_verdicts[key]),
-            scoring,
+        key: stage.scores(
+            golden_cases.get(("", key[1])), chatbot_responses[key], oracle_verdicts[key]
         )
         for key in step.keys
     }

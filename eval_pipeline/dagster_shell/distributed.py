@@ -1,69 +1,81 @@
-"""The per-case batch on Celery workers: one job factory that the launcher and every worker import.
+"""Jobs that run outside the launching process: one job factory the launcher and workers share.
 
-A Celery worker rebuilds the job by importing this module and calling ``celery_cases_job``, so the
-job depends on environment variables only: the ``EVAL_*`` settings, and the broker, result backend
-and queue below. The launching process and the workers must see the same values, the same
-PostgreSQL Dagster instance (``DAGSTER_HOME``) and the same results store.
+A subprocess or Celery worker rebuilds the job by importing this module and calling
+``evaluation_job`` with the job name and the launcher's settings overrides (both travel in the
+run's code pointer, so secrets never go in ``overrides``). Every other setting comes from the
+environment: the launcher and the workers must see the same ``EVAL_*`` and ``EVAL_CELERY_*``
+values, the same PostgreSQL Dagster instance (``DAGSTER_HOME``) and the same results store.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-import yaml
 from dagster import (
     DagsterInstance,
     JobDefinition,
     MultiPartitionKey,
+    build_reconstructable_job,
     execute_job,
-    reconstructable,
 )
+from dagster._core.definitions.reconstruct import ReconstructableJob
 from dagster._core.execution.execution_result import ExecutionResult
 from dagster._core.storage.tags import (
     ASSET_PARTITION_RANGE_END_TAG,
     ASSET_PARTITION_RANGE_START_TAG,
 )
-from dagster_celery import celery_executor
 
 from eval_pipeline.dagster_shell.automation import cases_job
 from eval_pipeline.definitions import build_definitions
 
-BROKER_ENV = "EVAL_CELERY_BROKER"
-BACKEND_ENV = "EVAL_CELERY_BACKEND"
-QUEUE_ENV = "EVAL_CELERY_QUEUE"
-DEFAULT_BROKER = "pyamqp://guest@localhost:5672//"
-DEFAULT_BACKEND = "rpc://"
-DEFAULT_QUEUE = "dagster"
-# The launcher polls each step's result every second; an unread result older than this is garbage,
-# and so is the rpc:// reply queue of a launcher that has gone away.
-RESULT_EXPIRES_S = 3600
+
+class RunFailed(RuntimeError):
+    """A Dagster run launched out of process did not succeed."""
 
 
-def celery_config(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
-    """The ``celery_executor`` config; workers get the same block through ``-y``."""
-    return {
-        "broker": environ.get(BROKER_ENV, DEFAULT_BROKER),
-        "backend": environ.get(BACKEND_ENV, DEFAULT_BACKEND),
-        "config_source": {
-            "task_default_queue": environ.get(QUEUE_ENV, DEFAULT_QUEUE),
-            "result_expires": RESULT_EXPIRES_S,
-        },
-    }
+def evaluation_job(name: str, overrides: Mapping[str, str]) -> JobDefinition:
+    """The code location's job ``name``, built with ``overrides`` (its executor included)."""
+    return build_definitions(dict(overrides)).resolve_job_def(name)
 
 
-def write_worker_config(path: Path, environ: Mapping[str, str] = os.environ) -> Path:
-    """The YAML ``dagster-celery worker start -y`` reads: the executor block of a run config."""
-    path.write_text(yaml.safe_dump({"execution": {"config": celery_config(environ)}}))
-    return path
+def reconstructable_job(name: str, overrides: Mapping[str, str]) -> ReconstructableJob:
+    return build_reconstructable_job(
+        __name__,
+        evaluation_job.__name__,
+        reconstructable_kwargs={"name": name, "overrides": dict(overrides)},
+    )
 
 
-def celery_cases_job() -> JobDefinition:
-    """The ``evaluate_cases`` job (every per-case asset) with the Celery executor."""
-    executor = celery_executor.configured(celery_config(), name="eval_celery")
-    return build_definitions(executor=executor).resolve_job_def(cases_job.name)
+def run_job(
+    instance: DagsterInstance,
+    name: str,
+    overrides: Mapping[str, str],
+    *,
+    tags: Mapping[str, str],
+    run_config: Mapping[str, Any] | None = None,
+) -> ExecutionResult:
+    """One Dagster run of job ``name`` with the executor ``overrides``/``EVAL_EXECUTOR`` names.
+
+    Raises ``RunFailed`` naming the failed steps, as ``materialize`` raises for in-process runs.
+    """
+    with execute_job(
+        reconstructable_job(name, overrides),
+        instance=instance,
+        run_config=dict(run_config or {}),
+        tags=dict(tags),
+    ) as result:
+        if not result.success:
+            errors = [
+                f"{event.step_key}: {event.step_failure_data.error.message.strip()}"
+                for event in result.get_step_failure_events()
+                if event.step_failure_data.error is not None
+            ]
+            raise RunFailed(
+                f"Dagster run {result.run_id} of {name} failed: "
+                + ("; ".join(errors) or "see its event log")
+            )
+        return result
 
 
 def run_case_batch(
@@ -73,19 +85,19 @@ def run_case_batch(
     last_case: str,
     run_config: Mapping[str, Any] | None = None,
 ) -> ExecutionResult:
-    """One Dagster run over the run × [first_case, last_case] rectangle, steps on the workers.
+    """One Dagster run over the run × [first_case, last_case] rectangle, steps on Celery workers.
 
     The cases and the run key must already be registered as dynamic partitions.
     """
     start = MultiPartitionKey({"run": run_key, "case": first_case})
     end = MultiPartitionKey({"run": run_key, "case": last_case})
-    with execute_job(
-        reconstructable(celery_cases_job),
-        instance=instance,
-        run_config=dict(run_config or {}),
+    return run_job(
+        instance,
+        cases_job.name,
+        {"executor": "celery"},
         tags={
             ASSET_PARTITION_RANGE_START_TAG: str(start),
             ASSET_PARTITION_RANGE_END_TAG: str(end),
         },
-    ) as result:
-        return result
+        run_config=run_config,
+    )

@@ -14,21 +14,37 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from dagster import AssetKey, DagsterInstance, MultiPartitionKey, materialize
+from dagster import AssetKey, DagsterInstance, MultiPartitionKey
 from dagster._core.storage.tags import (
     ASSET_PARTITION_RANGE_END_TAG,
     ASSET_PARTITION_RANGE_START_TAG,
+    PARTITION_NAME_TAG,
 )
 
-from eval_pipeline.dagster_shell.automation import expired_runs
+from eval_pipeline.core.up_to_date import up_to_date_cases
+from eval_pipeline.dagster_shell.automation import cases_job, expired_runs, golden_job, summary_job
 from eval_pipeline.dagster_shell.case_assets import PER_CASE_ASSETS
-from eval_pipeline.dagster_shell.partitions import CASES, RUNS, check_key, contiguous_segments
+from eval_pipeline.dagster_shell.distributed import run_job
+from eval_pipeline.dagster_shell.inprocess import materialize_quietly
+from eval_pipeline.dagster_shell.partitions import (
+    CASES,
+    RUNS,
+    check_key,
+    contiguous_segments,
+    covering_segments,
+)
 from eval_pipeline.definitions import build_definitions
 from eval_pipeline.environment import Environment
-from eval_pipeline.settings import PROJECT_ROOT, Settings
+from eval_pipeline.settings import PROJECT_ROOT, Settings, load_settings
 
 RUN_ASSETS = ("eval_run", "eval_report")
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+# The code location's job for each asset selection ``evaluate`` materializes.
+JOB_OF_ASSETS = {
+    frozenset(["golden_cases"]): golden_job.name,
+    frozenset(PER_CASE_ASSETS): cases_job.name,
+    frozenset(RUN_ASSETS): summary_job.name,
+}
 
 
 def new_run_key(kind: str, now: datetime | None = None) -> str:
@@ -52,7 +68,7 @@ def dagster_instance(settings: Settings) -> DagsterInstance:
     return DagsterInstance.get()
 
 
-def _range_tags(start: str, end: str) -> dict[str, str]:
+def range_tags(start: str, end: str) -> dict[str, str]:
     return {ASSET_PARTITION_RANGE_START_TAG: start, ASSET_PARTITION_RANGE_END_TAG: end}
 
 
@@ -77,6 +93,50 @@ def prune_runs(instance: DagsterInstance, keep: int) -> list[str]:
     return expired
 
 
+def run_assets(
+    instance: DagsterInstance,
+    selection: Sequence[str],
+    overrides: Mapping[str, str],
+    *,
+    tags: Mapping[str, str] | None = None,
+    partition_key: str | None = None,
+) -> None:
+    """One Dagster run of ``selection`` on the executor ``EVAL_EXECUTOR`` names.
+
+    In process this is ``materialize`` without keeping the run's events and outputs in memory;
+    otherwise the run is the code location's job for the selection, which each step's process
+    (a subprocess, a Celery worker) rebuilds from ``overrides`` and its environment.
+    """
+    executor = load_settings(**overrides).executor
+    if executor == "in_process":
+        materialize_quietly(
+            build_definitions(dict(overrides)),
+            selection,
+            instance,
+            run_config=QUIET,
+            tags=tags,
+            partition_key=partition_key,
+        )
+        return
+    run_tags = dict(tags or {})
+    if partition_key is not None:
+        run_tags[PARTITION_NAME_TAG] = partition_key
+    job = JOB_OF_ASSETS[frozenset(selection)]
+    run_job(instance, job, {**overrides, "executor": executor}, tags=run_tags, run_config=QUIET)
+
+
+def up_to_date(
+    instance: DagsterInstance, env: Environment, run_key: str, case_ids: Sequence[str]
+) -> set[str]:
+    """Cases with every stage's result current in the results store and materialized in Dagster:
+    launching them again would only reuse, so ``evaluate`` leaves them out."""
+    current = up_to_date_cases(env.store, run_key, case_ids, env.stage_fingerprints())
+    if not current:
+        return current
+    materialized = instance.get_materialized_partitions(AssetKey(PER_CASE_ASSETS[-1]))
+    return {c for c in current if MultiPartitionKey({"run": run_key, "case": c}) in materialized}
+
+
 def evaluate(
     run_key: str,
     *,
@@ -85,6 +145,9 @@ def evaluate(
     instance: DagsterInstance | None = None,
 ) -> dict[str, Any]:
     """Materialize the whole graph for ``run_key`` and return the run summary.
+
+    Cases already up to date (see ``up_to_date``) are not launched again unless ``refresh`` is
+    set; the summary is always rebuilt, so it counts them as reused with no calls.
 
     Cases whose verdicts came out stale (a table they read changed after the bot answered) are
     re-queued once: asked again and re-verified before the run-level assets.
@@ -101,31 +164,24 @@ def evaluate(
         ordered = register_partitions(instance, run_key, list(cases))
 
         def run(selection: Sequence[str], extra: Mapping[str, str], **kwargs: Any) -> None:
-            defs = build_definitions({**overrides, **extra})
-            materialize(
-                list(defs.assets or []),
-                selection=[AssetKey(a) for a in selection],
-                instance=instance,
-                resources=dict(defs.resources or {}),
-                run_config=QUIET,
-                **kwargs,
-            )
+            run_assets(instance, selection, {**overrides, **extra}, **kwargs)
 
-        def run_cases(case_ids: Sequence[str], extra: Mapping[str, str]) -> None:
-            for first, last in contiguous_segments(ordered, case_ids):
+        def run_cases(segments: Sequence[tuple[str, str]], extra: Mapping[str, str]) -> None:
+            for first, last in segments:
                 start = MultiPartitionKey({"run": run_key, "case": first})
                 end = MultiPartitionKey({"run": run_key, "case": last})
-                run(PER_CASE_ASSETS, extra, tags=_range_tags(str(start), str(end)))
+                run(PER_CASE_ASSETS, extra, tags=range_tags(str(start), str(end)))
 
         stored = env.store.latest("golden_cases", "", selected)
         changed = [c for c in selected if stored.get(c) != cases[c].model_dump(mode="json")]
         for first, last in contiguous_segments(ordered, changed):
-            run(["golden_cases"], {}, tags=_range_tags(first, last))
-        run_cases(selected, {})
+            run(["golden_cases"], {}, tags=range_tags(first, last))
+        current = set() if env.settings.refresh else up_to_date(instance, env, run_key, selected)
+        run_cases(covering_segments(ordered, selected, set(selected) - current), {})
         verdicts = env.store.latest("oracle_verdicts", run_key, selected)
         stale = [c for c in selected if verdicts.get(c, {}).get("stale_tables")]
         if stale:
-            run_cases(stale, {"refresh": "true"})
+            run_cases(contiguous_segments(ordered, stale), {"refresh": "true"})
         run(RUN_ASSETS, {}, partition_key=run_key)
         prune_runs(instance, env.settings.retain_runs)
         return env.store.latest("eval_run", run_key, [""])[""]

@@ -65,3 +65,21 @@ def contiguous_segments(ordered: Sequence[str], wanted: Iterable[str]) -> list[t
     if start is not None and prev is not None:
         segments.append((start, prev))
     return segments
+
+
+def covering_segments(
+    ordered: Sequence[str], selected: Iterable[str], todo: Iterable[str]
+) -> list[tuple[str, str]]:
+    """Runs covering every ``todo`` key: each segment of ``selected`` trimmed to its todo span.
+
+    Up-to-date keys inside a span are materialized again (they reuse their results) rather than
+    splitting the run, so there are never more runs than segments of ``selected``.
+    """
+    position = {key: i for i, key in enumerate(ordered)}
+    need = set(todo)
+    out = []
+    for first, last in contiguous_segments(ordered, selected):
+        inside = [k for k in ordered[position[first] : position[last] + 1] if k in need]
+        if inside:
+            out.append((inside[0], inside[-1]))
+    return out

@@ -166,16 +166,21 @@ def build_eval_run(blocking: bool) -> Any:
 def provenance(
     store: ResultsStore, run_key: str, case_ids: Sequence[str]
 ) -> tuple[dict[str, int], set[str]]:
-    """Calls made by the materializations behind the current results, and the reused cases.
+    """Calls made since the run's previous summary, and the cases nothing was recomputed for.
 
-    A case is reused when every per-case step's current record was reused, not recomputed.
+    A case is reused when every per-case step's current record was reused, or predates the
+    previous summary (an evaluation that found the case up to date did not run it again).
     """
+    previous = store.latest_rows("eval_run", run_key, [""]).get("")
+    since = previous.id if previous else 0
     run_ids: set[str] = set()
     reused = set(case_ids)
     for asset_name in PER_CASE_ASSETS:
         rows = store.latest_rows(asset_name, run_key, case_ids)
-        run_ids |= {row.dagster_run_id for row in rows.values()}
-        reused &= {case_id for case_id, row in rows.items() if row.reused}
+        fresh = {case_id: row for case_id, row in rows.items() if row.id > since}
+        run_ids |= {row.dagster_run_id for row in fresh.values()}
+        reused -= {case_id for case_id, row in fresh.items() if not row.reused}
+        reused &= set(rows)
     return store.calls_for(run_ids), reused
 
 

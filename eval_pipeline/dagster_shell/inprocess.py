@@ -1,0 +1,89 @@
+"""``materialize`` without keeping the run in memory.
+
+``materialize`` (``execute_in_process``) keeps every event of the run and a copy of every step
+output until the run ends, for its result object. For a batch of 10,000 cases that is four whole
+batches and some 80,000 events, over a gigabyte; evaluations read their results from the results
+store instead, so this runs the same in-process execution and lets both go.
+"""
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dagster import (
+    AssetKey,
+    DagsterInstance,
+    Definitions,
+    define_asset_job,
+    in_process_executor,
+)
+from dagster._core.definitions.job_base import InMemoryJob
+from dagster._core.execution.api import (
+    ExecuteRunWithPlanIterable,
+    create_execution_plan,
+    job_execution_iterator,
+)
+from dagster._core.execution.context_creation_job import (
+    PlanOrchestrationContextManager,
+    orchestration_context_event_generator,
+)
+from dagster._core.execution.execute_in_process import merge_run_tags
+
+EPHEMERAL_JOB = "__eval_materialize__"
+
+
+def materialize_quietly(
+    defs: Definitions,
+    selection: Sequence[str],
+    instance: DagsterInstance,
+    *,
+    run_config: Mapping[str, Any],
+    tags: Mapping[str, str] | None = None,
+    partition_key: str | None = None,
+) -> None:
+    """Materialize ``selection`` of ``defs`` in this process; a failing step raises its error."""
+    assets = [AssetKey(a) for a in selection]
+    job_def = Definitions(
+        assets=defs.assets,
+        resources=defs.resources,
+        jobs=[define_asset_job(EPHEMERAL_JOB, selection=assets)],
+        executor=in_process_executor,
+    ).resolve_job_def(EPHEMERAL_JOB)
+    job = InMemoryJob(job_def)
+    run_tags = merge_run_tags(
+        job_def=job_def,
+        partition_key=partition_key,
+        tags=tags,
+        asset_selection=assets,
+        instance=instance,
+        run_config=run_config,
+    )
+    plan = create_execution_plan(
+        job,
+        run_config=run_config,
+        instance_ref=instance.get_ref() if instance.is_persistent else None,
+        tags=run_tags,
+    )
+    run = instance.create_run_for_job(
+        job_def=job_def,
+        run_config=run_config,
+        tags=run_tags,
+        asset_selection=frozenset(assets),
+        execution_plan=plan,
+    )
+    events = ExecuteRunWithPlanIterable(
+        execution_plan=plan,
+        iterator=job_execution_iterator,
+        execution_context_manager=PlanOrchestrationContextManager(
+            context_event_generator=orchestration_context_event_generator,
+            job=job,
+            execution_plan=plan,
+            dagster_run=run,
+            instance=instance,
+            run_config=run_config,
+            executor_defs=None,
+            output_capture=None,
+            raise_on_error=True,
+        ),
+    )
+    deque(events, maxlen=0)
