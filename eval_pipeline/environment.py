@@ -7,10 +7,12 @@ command), never per case.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import threading
 from collections.abc import Callable
-from functools import cached_property
+from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import Any
 
 from eval_pipeline.core.adapters.base import ChatbotAdapter
@@ -58,6 +60,28 @@ def build_adapter(settings: Settings) -> ChatbotAdapter:
     return CallableAdapter(factory(settings.warehouse_url))
 
 
+def _stamp(path: Path) -> str | None:
+    """The file's content hash: the cache key of what was validated from it."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None  # the loader reports the missing file
+
+
+@lru_cache(maxsize=4)
+def _bkg(path: Path, stamp: str | None) -> BKG:
+    """Validated once per file version and process: an evaluation builds several environments
+    (the launcher's, one per Dagster run), and validating a large golden set takes a second."""
+    return load_bkg(path)
+
+
+@lru_cache(maxsize=4)
+def _cases(
+    path: Path, stamp: str | None, bkg_path: Path, bkg_stamp: str | None
+) -> tuple[GoldenCase, ...]:
+    return tuple(load_golden(path, _bkg(bkg_path, bkg_stamp)))
+
+
 class Environment:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -68,11 +92,14 @@ class Environment:
 
     @cached_property
     def bkg(self) -> BKG:
-        return load_bkg(self.settings.bkg_path)
+        path = self.settings.bkg_path
+        return _bkg(path, _stamp(path))
 
     @cached_property
     def cases(self) -> dict[str, GoldenCase]:
-        return {c.id: c for c in load_golden(self.settings.golden_path, self.bkg)}
+        s = self.settings
+        golden = _cases(s.golden_path, _stamp(s.golden_path), s.bkg_path, _stamp(s.bkg_path))
+        return {c.id: c for c in golden}
 
     @cached_property
     def runtime(self) -> BKGRuntime:

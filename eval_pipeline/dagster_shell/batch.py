@@ -18,6 +18,7 @@ from dagster import (
     DataVersion,
     MetadataValue,
     Output,
+    PythonObjectDagsterType,
 )
 
 from eval_pipeline.core.hashing import content_hash
@@ -32,6 +33,9 @@ from eval_pipeline.dagster_shell.resources import EvalEnvironment
 
 warnings.filterwarnings("ignore", message="Parameter `backfill_policy`", category=BetaWarning)
 
+# Dagster would check a ``dict[tuple, dict]`` hint entry by entry, key by key, on every input
+# and output: seconds per step at thousands of cases, for a shape the IO manager guarantees.
+BATCH = PythonObjectDagsterType(dict, name="Batch", description="{(run_key, case_id): record}")
 GROUP = "evaluation"
 IO = "results_io_manager"
 SINGLE_RUN = BackfillPolicy.single_run()
@@ -70,6 +74,13 @@ def log_table(
         context.log.info(f"{title}:\n{md_table(header, rows).value}")
 
 
+def log_metrics(context: AssetExecutionContext, metrics: Mapping[str, Any]) -> None:
+    """A batched step's figures go to the run log once, not into its materializations: Dagster
+    copies output metadata onto every partition's event, which would store them once per case
+    and make every event (thousands per run) several times larger."""
+    context.log.info(", ".join(f"{k}={v}" for k, v in metrics.items()))
+
+
 def versioned(batch: Batch) -> Output[Batch]:
     """The batch with a content-hash data version: an unchanged batch stales nothing downstream.
 
@@ -102,9 +113,7 @@ class Reusing:
         refresh: bool = False,
     ) -> FingerprintedBatch:
         values, reused = reuse_or_compute(fingerprints, self.previous, compute, refresh=refresh)
-        self.context.add_output_metadata(
-            {"reused": len(reused), "computed": len(values) - len(reused)}
-        )
+        log_metrics(self.context, {"reused": len(reused), "computed": len(values) - len(reused)})
         return FingerprintedBatch(values, fingerprints=fingerprints, reused=reused)
 
     def record_calls(self, **calls: int) -> None:

@@ -22,6 +22,7 @@ from dagster import (
 from eval_pipeline.core.models import (
     ChatPayload,
     ClaimContract,
+    GoldenCase,
     OracleResult,
 )
 from eval_pipeline.core.staleness import case_tables, mark_stale, stale_tables
@@ -37,6 +38,7 @@ from eval_pipeline.core.steps import (
     warm_embeddings,
 )
 from eval_pipeline.dagster_shell.batch import (
+    BATCH,
     GROUP,
     IO,
     REMOVED,
@@ -45,6 +47,7 @@ from eval_pipeline.dagster_shell.batch import (
     case_cost,
     golden_case,
     judge_requests,
+    log_metrics,
     log_table,
     p95,
     versioned,
@@ -70,13 +73,18 @@ def warehouse_specs(table_names: Sequence[str]) -> list[AssetSpec]:
     ]
 
 
-def per_case_asset(stage: str, **kwargs: Any) -> Any:
-    """The decorator every run × case asset shares: batched, versioned, reading its golden case."""
+def per_case_asset(stage: str, upstream: Sequence[str] = (), **kwargs: Any) -> Any:
+    """The decorator every run × case asset shares: batched, versioned, reading its golden case
+    and the ``upstream`` per-case assets of the same partitions."""
     return asset(
         name=stage,
         partitions_def=RUN_CASE,
         backfill_policy=SINGLE_RUN,
-        ins={"golden_cases": AssetIn(partition_mapping=BY_CASE)},
+        ins={
+            "golden_cases": AssetIn(partition_mapping=BY_CASE, dagster_type=BATCH),
+            **{name: AssetIn(dagster_type=BATCH) for name in upstream},
+        },
+        dagster_type=BATCH,
         code_version=STAGE_VERSIONS[stage],
         group_name=GROUP,
         io_manager_key=IO,
@@ -88,6 +96,7 @@ def per_case_asset(stage: str, **kwargs: Any) -> Any:
     partitions_def=CASES,
     backfill_policy=SINGLE_RUN,
     code_version=STAGE_VERSIONS["golden_cases"],
+    dagster_type=BATCH,
     group_name=GROUP,
     io_manager_key=IO,
 )
@@ -105,11 +114,12 @@ def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -
             case.model_dump(mode="json") if case else {"id": case_id, "removed": True}
         )
     tags = Counter(t for c in out.values() for t in c.get("tags", []))
-    context.add_output_metadata(
+    log_metrics(
+        context,
         {
             "cases": len(out),
             "removed": sum(bool(c.get("removed")) for c in out.values()),
-        }
+        },
     )
     log_table(context, "cases per tag", ["tag", "cases"], tags.most_common())
     return versioned(out)
@@ -142,22 +152,23 @@ def chatbot_responses(
             else None
         )
         prefetch_schema(env.bkg)
-        payloads = map_concurrently(
-            lambda c: prefetch_embeddings(ask(env.adapter, c)), cases, s.concurrency
-        )
-        asked = len(payloads)
+
+        def answer(case: GoldenCase) -> dict[str, Any]:
+            """Asked, with the data versions it depends on, while other answers stream in."""
+            payload = prefetch_embeddings(ask(env.adapter, case))
+            tables = case_tables(case, env.bkg, payload.sql_statements)
+            payload.data_fingerprints = {t: current[t] for t in tables if t in current}
+            return payload.model_dump(mode="json")
+
+        out = map_concurrently(answer, cases, s.concurrency)
+        asked = len(out)
         if references is not None:
             references.shutdown(wait=True)
         referenced = env.runtime.calls_made - before
-        out: dict[tuple[str, str], dict[str, Any]] = {}
         for key in keys:
-            payload = payloads.get(key) or ChatPayload(
-                case_id=key[1], question="", status="error", errors=[REMOVED]
-            )
-            if key in cases:
-                tables = case_tables(cases[key], env.bkg, payload.sql_statements)
-                payload.data_fingerprints = {t: current[t] for t in tables if t in current}
-            out[key] = payload.model_dump(mode="json")
+            if key not in out:
+                removed = ChatPayload(case_id=key[1], question="", status="error", errors=[REMOVED])
+                out[key] = removed.model_dump(mode="json")
         return out
 
     batch = step.run(fingerprints, compute, refresh=s.refresh)
@@ -171,7 +182,8 @@ def chatbot_responses(
         ["run", "case", "error"],
         [(r, c, "; ".join(p["errors"])) for (r, c), p in batch.items() if p["status"] != "ok"],
     )
-    context.add_output_metadata(
+    log_metrics(
+        context,
         {
             "cases": len(batch),
             "chatbot_calls": asked,
@@ -179,12 +191,12 @@ def chatbot_responses(
             "latency_mean_s": round(fmean(latencies), 3) if latencies else 0.0,
             "latency_p95_s": round(p95(latencies), 3),
             "ttft_mean_s": round(fmean(ttfts), 3) if ttfts else 0.0,
-        }
+        },
     )
     return versioned(batch)
 
 
-@per_case_asset("extracted_claims")
+@per_case_asset("extracted_claims", ["chatbot_responses"])
 def extracted_claims(
     context: AssetExecutionContext,
     environment: EvalEnvironment,
@@ -214,8 +226,9 @@ def extracted_claims(
     batch = step.run(fingerprints, compute)
     step.record_calls(judge=judge_requests(judge) - before)
     counts = [len(c["claims"]) for c in batch.values()]
-    context.add_output_metadata(
-        {"cases": len(batch), "claims": sum(counts), "claims_per_case_max": max(counts, default=0)}
+    log_metrics(
+        context,
+        {"cases": len(batch), "claims": sum(counts), "claims_per_case_max": max(counts, default=0)},
     )
     return versioned(batch)
 
@@ -227,7 +240,11 @@ def oracle_deps(table_names: Sequence[str]) -> list[AssetDep]:
 def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
     """The oracle asset depends on the warehouse tables of the BKG, known at load time."""
 
-    @per_case_asset("oracle_verdicts", deps=oracle_deps(table_names))
+    @per_case_asset(
+        "oracle_verdicts",
+        ["chatbot_responses", "extracted_claims"],
+        deps=oracle_deps(table_names),
+    )
     def oracle_verdicts(
         context: AssetExecutionContext,
         environment: EvalEnvironment,
@@ -280,12 +297,13 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
                 for v in result["verdicts"]
                 if v["verdict"] == "contradicted"
             ]
-        context.add_output_metadata(
+        log_metrics(
+            context,
             {
                 **{f"verdicts_{k}": v for k, v in sorted(totals.items())},
                 "reference_calls": referenced,
                 "stale_cases": sum(bool(r.get("stale_tables")) for r in batch.values()),
-            }
+            },
         )
         log_table(context, "contradicted claims", ["case", "claim", "why"], contradicted)
         return versioned(batch)
@@ -293,7 +311,7 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
     return oracle_verdicts
 
 
-@per_case_asset("judge_scores")
+@per_case_asset("judge_scores", ["chatbot_responses", "oracle_verdicts"])
 def judge_scores(
     context: AssetExecutionContext,
     environment: EvalEnvironment,
@@ -363,7 +381,7 @@ def judge_scores(
     for record in batch.values():
         for name, dim in record.get("dimensions", {}).items():
             states.setdefault(name, Counter())[dim["state"]] += 1
-    context.add_output_metadata({"cases": len(batch)})
+    log_metrics(context, {"cases": len(batch)})
     log_table(
         context,
         "dimension states",

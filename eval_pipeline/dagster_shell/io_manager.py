@@ -72,7 +72,8 @@ class ResultsIOManager(ConfigurableIOManager):
         )
 
         written = self.environment.env.store.append(asset, records, context.run_id)
-        context.add_output_metadata({"records_written": written})
+        if len(pairs) == 1:  # on a batch it would be copied onto every partition's event
+            context.add_output_metadata({"records_written": written})
 
     def load_input(self, context: InputContext) -> Batch:
         asset = context.asset_key.path[-1]

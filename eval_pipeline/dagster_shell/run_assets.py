@@ -27,6 +27,7 @@ from eval_pipeline.core.models import (
 from eval_pipeline.core.report import render_report
 from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.dagster_shell.batch import (
+    BATCH,
     GROUP,
     IO,
     md_table,
@@ -81,7 +82,7 @@ def build_eval_run(blocking: bool) -> Any:
     @asset(
         name="eval_run",
         partitions_def=RUNS,
-        ins={"judge_scores": AssetIn(partition_mapping=BY_RUN)},
+        ins={"judge_scores": AssetIn(partition_mapping=BY_RUN, dagster_type=BATCH)},
         code_version=STAGE_VERSIONS["eval_run"],
         group_name=GROUP,
         io_manager_key=IO,
