@@ -8,6 +8,7 @@ from eval_pipeline.dagster_shell.launch import new_run_key
 from eval_pipeline.dagster_shell.partitions import (
     check_key,
     contiguous_segments,
+    covering_segments,
     run_case_key,
     split_key,
 )
@@ -19,6 +20,16 @@ def test_contiguous_segments() -> None:
     assert contiguous_segments(order, ["b", "c", "e"]) == [("b", "c"), ("e", "e")]
     assert contiguous_segments(order, []) == []
     assert contiguous_segments(order, ["zz"]) == []
+
+
+def test_covering_segments_trim_to_the_work_without_splitting_a_segment() -> None:
+    order = ["a", "b", "c", "d", "e", "f"]
+    # up-to-date "c" sits inside the span: re-materialized (it reuses) rather than split around
+    assert covering_segments(order, order, ["b", "d"]) == [("b", "d")]
+    # never more runs than segments of the selection, never a key outside it
+    assert covering_segments(order, ["a", "b", "d", "e"], ["a", "e"]) == [("a", "a"), ("e", "e")]
+    assert covering_segments(order, order, []) == []
+    assert covering_segments(order, ["a", "b"], ["f"]) == []
 
 
 def test_split_key_round_trip_uses_dimension_names() -> None:

@@ -36,7 +36,8 @@ def as_case(golden: Record) -> GoldenCase | None:
 
 
 class StageFingerprints:
-    """Fingerprint of each stage's inputs: code version, configuration and upstream records.
+    """Fingerprint of each stage's inputs: code version, configuration, the golden record and the
+    content hashes of the upstream records (as stored beside them in the results store).
 
     ``versions`` is read at every call, so a bumped stage version counts at once;
     ``table_fingerprints`` (the live data version of every BKG table) is read once, when first
@@ -67,12 +68,10 @@ class StageFingerprints:
     def chatbot(self, golden: Record) -> str:
         return fingerprint(self.versions["chatbot_responses"], golden, self.chatbot_target)
 
-    def claims(self, golden: Record, response: Record) -> str:
-        return fingerprint(
-            self.versions["extracted_claims"], golden, content_hash(response), self.judge_id
-        )
+    def claims(self, golden: Record, response: str) -> str:
+        return fingerprint(self.versions["extracted_claims"], golden, response, self.judge_id)
 
-    def oracle(self, golden: Record, response: Record, claims: Record) -> str:
+    def oracle(self, golden: Record, response: str, claims: str) -> str:
         """Also the reference functions' source and the live data version of every table the
         case's truth reads: a changed KPI or refreshed table re-verifies."""
         case = as_case(golden)
@@ -81,20 +80,14 @@ class StageFingerprints:
             self.versions["oracle_verdicts"],
             self.judge_id,
             golden,
-            content_hash(response),
-            content_hash(claims),
+            response,
+            claims,
             self._function_sources(case),
             {t: self.tables.get(t) for t in tables},
         )
 
-    def scores(self, golden: Record, response: Record, verdicts: Record) -> str:
-        return fingerprint(
-            self.versions["judge_scores"],
-            golden,
-            content_hash(response),
-            content_hash(verdicts),
-            self.scoring,
-        )
+    def scores(self, golden: Record, response: str, verdicts: str) -> str:
+        return fingerprint(self.versions["judge_scores"], golden, response, verdicts, self.scoring)
 
     def _function_sources(self, case: GoldenCase | None) -> list[str]:
         if case is None:

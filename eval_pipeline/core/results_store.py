@@ -71,6 +71,7 @@ class LatestRow:
     dagster_run_id: str
     reused: bool
     id: int = 0  # grows with every append: orders rows of different assets
+    content_hash: str = ""
 
 
 def _now() -> str:
@@ -147,28 +148,47 @@ class ResultsStore:
         return {c: row.payload for c, row in self.latest_rows(asset, run_key, case_ids).items()}
 
     def latest_rows(
-        self, asset: str, run_key: str, case_ids: Iterable[str] | None = None
+        self,
+        asset: str,
+        run_key: str,
+        case_ids: Iterable[str] | None = None,
+        *,
+        with_payload: bool = True,
     ) -> dict[str, LatestRow]:
-        """Newest row per case with its provenance: input fingerprint, Dagster run, reuse."""
+        """Newest row per case with its provenance: input fingerprint, Dagster run, reuse.
+
+        ``with_payload=False`` leaves ``payload`` empty: provenance without decoding the records.
+        """
         newest = (
             sa.select(RECORDS.c.case_id, sa.func.max(RECORDS.c.id).label("id"))
             .where(RECORDS.c.asset == asset, RECORDS.c.run_key == run_key)
             .group_by(RECORDS.c.case_id)
             .subquery()
         )
+        payload = RECORDS.c.payload if with_payload else sa.literal("{}")
         query = sa.select(
             RECORDS.c.case_id,
-            RECORDS.c.payload,
+            payload,
             RECORDS.c.input_fingerprint,
             RECORDS.c.dagster_run_id,
             RECORDS.c.reused,
             RECORDS.c.id,
+            RECORDS.c.content_hash,
         ).join(newest, RECORDS.c.id == newest.c.id)
         wanted = None if case_ids is None else set(case_ids)
         with self.engine.connect() as conn:
             return {
-                case_id: LatestRow(json.loads(payload), fingerprint, run_id, bool(reused), row_id)
-                for case_id, payload, fingerprint, run_id, reused, row_id in conn.execute(query)
+                case_id: LatestRow(
+                    json.loads(data) if with_payload else {},
+                    fingerprint,
+                    run_id,
+                    bool(reused),
+                    row_id,
+                    digest,
+                )
+                for case_id, data, fingerprint, run_id, reused, row_id, digest in conn.execute(
+                    query
+                )
                 if wanted is None or case_id in wanted
             }
 

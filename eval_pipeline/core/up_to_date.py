@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from eval_pipeline.core.fingerprints import StageFingerprints
 from eval_pipeline.core.results_store import ResultsStore
 
-STAGES = ("chatbot_responses", "extracted_claims", "oracle_verdicts", "judge_scores")
-
 
 def up_to_date_cases(
     store: ResultsStore, run_key: str, case_ids: Sequence[str], stage: StageFingerprints
@@ -24,20 +22,27 @@ def up_to_date_cases(
     date: it must be asked again.
     """
     golden = store.latest("golden_cases", "", case_ids)
-    rows = [store.latest_rows(name, run_key, case_ids) for name in STAGES]
+    responses, claims, scores = (
+        store.latest_rows(name, run_key, case_ids, with_payload=False)
+        for name in ("chatbot_responses", "extracted_claims", "judge_scores")
+    )
+    verdicts = store.latest_rows("oracle_verdicts", run_key, case_ids)
     out = set()
     for case_id in case_ids:
         record = golden.get(case_id)
-        response, claims, verdicts, scores = (r.get(case_id) for r in rows)
-        if record is None or response is None or claims is None:
+        rows = [r.get(case_id) for r in (responses, claims, verdicts, scores)]
+        if record is None or any(row is None for row in rows):
             continue
-        if verdicts is None or scores is None or verdicts.payload.get("stale_tables"):
+        response, claim, verdict, score = (row for row in rows if row is not None)
+        if verdict.payload.get("stale_tables"):
             continue
         if (
             response.input_fingerprint == stage.chatbot(record)
-            and claims.input_fingerprint == stage.claims(record, response.payload)
-            and verdicts.input_fingerprint == stage.oracle(record, response.payload, claims.payload)
-            and scores.input_fingerprint == stage.scores(record, response.payload, verdicts.payload)
+            and claim.input_fingerprint == stage.claims(record, response.content_hash)
+            and verdict.input_fingerprint
+            == stage.oracle(record, response.content_hash, claim.content_hash)
+            and score.input_fingerprint
+            == stage.scores(record, response.content_hash, verdict.content_hash)
         ):
             out.add(case_id)
     return out

@@ -19,6 +19,7 @@ from dagster import (
     asset,
 )
 
+from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.models import (
     ChatPayload,
     ClaimContract,
@@ -208,7 +209,7 @@ def extracted_claims(
     judge = step.env.judge
     stage = step.env.stage_fingerprints()
     fingerprints = {
-        key: stage.claims(golden_cases.get(("", key[1])), chatbot_responses[key])
+        key: stage.claims(golden_cases.get(("", key[1])), content_hash(chatbot_responses[key]))
         for key in step.keys
     }
 
@@ -263,7 +264,9 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
         current = stage.tables
         fingerprints = {
             key: stage.oracle(
-                golden_cases.get(("", key[1])), chatbot_responses[key], extracted_claims[key]
+                golden_cases.get(("", key[1])),
+                content_hash(chatbot_responses[key]),
+                content_hash(extracted_claims[key]),
             )
             for key in step.keys
         }
@@ -326,7 +329,9 @@ def judge_scores(
     stage = env.stage_fingerprints()
     fingerprints = {
         key: stage.scores(
-            golden_cases.get(("", key[1])), chatbot_responses[key], oracle_verdicts[key]
+            golden_cases.get(("", key[1])),
+            content_hash(chatbot_responses[key]),
+            content_hash(oracle_verdicts[key]),
         )
         for key in step.keys
     }

@@ -172,12 +172,12 @@ def provenance(
     A case is reused when every per-case step's current record was reused, or predates the
     previous summary (an evaluation that found the case up to date did not run it again).
     """
-    previous = store.latest_rows("eval_run", run_key, [""]).get("")
+    previous = store.latest_rows("eval_run", run_key, [""], with_payload=False).get("")
     since = previous.id if previous else 0
     run_ids: set[str] = set()
     reused = set(case_ids)
     for asset_name in PER_CASE_ASSETS:
-        rows = store.latest_rows(asset_name, run_key, case_ids)
+        rows = store.latest_rows(asset_name, run_key, case_ids, with_payload=False)
         fresh = {case_id: row for case_id, row in rows.items() if row.id > since}
         run_ids |= {row.dagster_run_id for row in fresh.values()}
         reused -= {case_id for case_id, row in fresh.items() if not row.reused}
