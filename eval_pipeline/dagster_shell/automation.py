@@ -204,8 +204,8 @@ def warehouse_refresh(
     case partition of every case of the latest run that reads it. Dagster's staleness reads only
     the latter for an external dependency, so exactly those cases' ``oracle_verdicts`` partitions
     show "warehouse/<table> has a new data version" until their rerun. The whole-table observation
-    (every table on the first tick) gives each later materialization a pointer into the table's
-    history; partitions materialized before any observation have none and never show the change.
+    (every table on the first tick; ``launch.evaluate`` records one for a table never observed)
+    gives each later materialization a pointer into the table's history.
     """
     env = environment.env
     current = table_fingerprints(env.db, env.bkg)

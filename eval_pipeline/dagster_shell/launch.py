@@ -21,8 +21,15 @@ from dagster._core.storage.tags import (
     PARTITION_NAME_TAG,
 )
 
+from eval_pipeline.core.staleness import table_fingerprints
 from eval_pipeline.core.up_to_date import up_to_date_cases
-from eval_pipeline.dagster_shell.automation import cases_job, expired_runs, golden_job, summary_job
+from eval_pipeline.dagster_shell.automation import (
+    cases_job,
+    expired_runs,
+    golden_job,
+    summary_job,
+    table_observation,
+)
 from eval_pipeline.dagster_shell.case_assets import PER_CASE_ASSETS
 from eval_pipeline.dagster_shell.distributed import run_job
 from eval_pipeline.dagster_shell.inprocess import materialize_quietly
@@ -125,6 +132,23 @@ def run_assets(
     run_job(instance, job, {**overrides, "executor": executor}, tags=run_tags, run_config=QUIET)
 
 
+def observe_unseen_tables(instance: DagsterInstance, env: Environment) -> None:
+    """A baseline data version for each warehouse table Dagster has never observed.
+
+    Partitions materialized while a table has no observation record no pointer into its history,
+    so a later change of the table could never show as their staleness in the UI.
+    """
+    unseen = [
+        t.name
+        for t in env.bkg.tables
+        if not instance.fetch_observations(AssetKey(["warehouse", t.name]), limit=1).records
+    ]
+    if unseen:
+        current = table_fingerprints(env.db, env.bkg)
+        for table in unseen:
+            instance.report_runless_asset_event(table_observation(table, current[table]))
+
+
 def up_to_date(
     instance: DagsterInstance, env: Environment, run_key: str, case_ids: Sequence[str]
 ) -> set[str]:
@@ -162,6 +186,7 @@ def evaluate(
             raise ValueError(f"unknown case id(s) {unknown} in {env.settings.golden_path}")
         instance = instance or dagster_instance(env.settings)
         ordered = register_partitions(instance, run_key, list(cases))
+        observe_unseen_tables(instance, env)
 
         def run(selection: Sequence[str], extra: Mapping[str, str], **kwargs: Any) -> None:
             run_assets(instance, selection, {**overrides, **extra}, **kwargs)
