@@ -9,8 +9,12 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
+from eval_pipeline.core import report
 from eval_pipeline.core.aggregate import GatePolicy, judge_case, summarize_run
 from eval_pipeline.core.charts import Series, bin_counts, histogram, line_chart
 from eval_pipeline.core.compare import compare_runs
@@ -247,6 +251,27 @@ def test_report_escapes_tags_in_server_rendered_markup() -> None:
     html = render_report(summary, details)
     assert "<b>bold</b>" not in html
     assert '<option value="&lt;b&gt;bold&lt;/b&gt;">' in html
+
+
+def test_records_loaded_a_chunk_at_a_time_give_the_same_report(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At 10,000 cases the report must not hold every record at once: it asks for chunks."""
+    summary, details = realistic_run(30)
+    monkeypatch.setattr(report, "DETAIL_CHUNK", 7)
+    asked: list[list[str]] = []
+
+    def load(ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        asked.append(list(ids))
+        return {
+            asset: {c: r for c, r in rows.items() if c in ids} for asset, rows in details.items()
+        }
+
+    chunked = render_report(summary, load, history=HISTORY, comparison=COMPARISON)
+    whole = render_report(summary, details, history=HISTORY, comparison=COMPARISON)
+    assert chunked == whole
+    assert [c for ids in asked for c in ids] == [c["case_id"] for c in summary["cases"]]
+    assert max(len(ids) for ids in asked) == 7
 
 
 def test_report_is_self_contained() -> None:

@@ -1,9 +1,9 @@
 """Self-contained HTML report: one file, no network, every value from the chatbot escaped.
 
-The summary, the charts and the filters are rendered by jinja2 with autoescape on. The cases travel
-as one JSON blob (``|tojson`` escapes ``<``, ``>``, ``&`` and ``'``) and a small script pages
-through them, so a run of 10,000 cases costs 100 table rows in the DOM, not 10,000; the script
-writes data only through ``textContent``.
+The summary, the charts and the filters are rendered by jinja2 with autoescape on. The cases
+travel as one JSON blob (escaped as ``|tojson`` would: ``<``, ``>``, ``&`` and ``'``) and a small
+script pages through them, so a run of 10,000 cases costs 100 table rows in the DOM, not 10,000;
+the script writes data only through ``textContent``.
 """
 
 from __future__ import annotations
@@ -11,18 +11,21 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from eval_pipeline.core.charts import Series, histogram, line_chart
 from eval_pipeline.core.models import DIMENSIONS
 
 Details = Mapping[str, Mapping[str, Mapping[str, Any]]]
+DetailLoader = Callable[[Sequence[str]], Details]  # case ids → their records, per asset
 
 PAGE_SIZE = 100
+DETAIL_CHUNK = 500
 VALUE_CHARS = 2000
 
 _ENV = Environment(
@@ -310,46 +313,62 @@ def _comparison_view(comparison: Mapping[str, Any] | None) -> dict[str, Any] | N
     }
 
 
-def _case_rows(
-    summary: Mapping[str, Any], details: Details, marks: Mapping[str, str]
-) -> list[dict[str, Any]]:
-    rows = []
-    for case in summary["cases"]:
-        detail = case_details(case["case_id"], details)
-        rows.append(
-            {
-                "id": case["case_id"],
-                "status": _status(case),
-                "overall": case.get("overall"),
-                "profile": case.get("profile"),
-                "tags": case.get("tags", []),
-                "q": detail["question"],
-                "dims": case.get("dimensions", {}),
-                "issues": case_issues(case),
-                "vc": case.get("verdict_counts", {}),
-                "gates": case.get("gate_failures", []),
-                "warnings": case.get("warnings", []),
-                "mark": marks.get(case["case_id"]),
-                "detail": detail,
-            }
-        )
-    return rows
+def _case_row(case: Mapping[str, Any], detail: dict[str, Any], mark: str | None) -> Markup:
+    """One case of the table as script-safe JSON (what ``|tojson`` would give)."""
+    row = {
+        "id": case["case_id"],
+        "status": _status(case),
+        "overall": case.get("overall"),
+        "profile": case.get("profile"),
+        "tags": case.get("tags", []),
+        "q": detail["question"],
+        "dims": case.get("dimensions", {}),
+        "issues": case_issues(case),
+        "vc": case.get("verdict_counts", {}),
+        "gates": case.get("gate_failures", []),
+        "warnings": case.get("warnings", []),
+        "mark": mark,
+        "detail": detail,
+    }
+    return htmlsafe_json_dumps(row, **_ENV.policies["json.dumps_kwargs"])
 
 
 def render_report(
     summary: Mapping[str, Any],
-    details: Details,
+    details: Details | DetailLoader,
     *,
     history: Sequence[Mapping[str, Any]] | None = None,
     comparison: Mapping[str, Any] | None = None,
 ) -> str:
     """The report of one run; ``history`` is earlier run summaries (oldest first), ``comparison``
-    the paired comparison against the baseline run, each shown only when given."""
+    the paired comparison against the baseline run, each shown only when given.
+
+    ``details`` may load the records of a few cases at a time (``DETAIL_CHUNK``): each case is
+    turned into its JSON row at once, so a 10,000-case run never holds every record as objects.
+    """
+    load = details if callable(details) else lambda _ids: details
     dimensions = _dimension_order(summary["cases"])
-    responses = details.get("chatbot_responses", {})
-    latencies = [r["latency_s"] for r in responses.values() if r.get("latency_s") is not None]
-    ttfts = [r["ttft_s"] for r in responses.values() if r.get("ttft_s") is not None]
-    tags = Counter(t for c in summary["cases"] for t in c.get("tags", []))
+    marks = _case_marks(comparison)
+    rows: list[str] = []  # script-safe JSON, joined without Markup's escaping
+    latencies: list[float] = []
+    ttfts: list[float] = []
+    cases = summary["cases"]
+    for start in range(0, len(cases), DETAIL_CHUNK):
+        chunk = cases[start : start + DETAIL_CHUNK]
+        loaded = load([c["case_id"] for c in chunk])
+        for case in chunk:
+            response = loaded.get("chatbot_responses", {}).get(case["case_id"], {})
+            if response.get("latency_s") is not None:
+                latencies.append(response["latency_s"])
+            if response.get("ttft_s") is not None:
+                ttfts.append(response["ttft_s"])
+            detail = case_details(case["case_id"], loaded)
+            rows.append(str(_case_row(case, detail, marks.get(case["case_id"]))))
+    head = htmlsafe_json_dumps(
+        {"dimensions": dimensions, "page_size": PAGE_SIZE}, **_ENV.policies["json.dumps_kwargs"]
+    )
+    data = Markup(str(head)[:-1] + ',"cases":[' + ",".join(rows) + "]}")
+    tags = Counter(t for c in cases for t in c.get("tags", []))
     return _ENV.get_template("report.html").render(
         summary=summary,
         dimensions=dimensions,
@@ -362,9 +381,5 @@ def render_report(
         comparison=_comparison_view(comparison),
         tags=sorted(tags.items()),
         page_size=PAGE_SIZE,
-        data={
-            "dimensions": dimensions,
-            "page_size": PAGE_SIZE,
-            "cases": _case_rows(summary, details, _case_marks(comparison)),
-        },
+        data=data,
     )

@@ -52,6 +52,7 @@ STEP_CALLS = sa.Table(
 CALL_KINDS = ("chatbot", "judge", "reference")
 
 _BATCH = 500
+_IN_LIMIT = 1000  # case ids filtered in SQL up to this many; more are filtered while reading
 
 
 @dataclass(frozen=True)
@@ -159,9 +160,13 @@ class ResultsStore:
 
         ``with_payload=False`` leaves ``payload`` empty: provenance without decoding the records.
         """
+        wanted = None if case_ids is None else set(case_ids)
+        where = [RECORDS.c.asset == asset, RECORDS.c.run_key == run_key]
+        if wanted is not None and len(wanted) <= _IN_LIMIT:
+            where.append(RECORDS.c.case_id.in_(sorted(wanted)))
         newest = (
             sa.select(RECORDS.c.case_id, sa.func.max(RECORDS.c.id).label("id"))
-            .where(RECORDS.c.asset == asset, RECORDS.c.run_key == run_key)
+            .where(*where)
             .group_by(RECORDS.c.case_id)
             .subquery()
         )
@@ -175,7 +180,6 @@ class ResultsStore:
             RECORDS.c.id,
             RECORDS.c.content_hash,
         ).join(newest, RECORDS.c.id == newest.c.id)
-        wanted = None if case_ids is None else set(case_ids)
         with self.engine.connect() as conn:
             return {
                 case_id: LatestRow(

@@ -232,11 +232,13 @@ def eval_report(
     env = environment.env
     run_key = context.partition_key
     summary = eval_run[(run_key, "")]
-    case_ids = [c["case_id"] for c in summary["cases"]]
-    details = {
-        name: env.store.latest(name, run_key, case_ids)
-        for name in ("chatbot_responses", "extracted_claims", "oracle_verdicts")
-    }
+
+    def details(ids: Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
+        return {
+            name: env.store.latest(name, run_key, ids)
+            for name in ("chatbot_responses", "extracted_claims", "oracle_verdicts")
+        }
+
     history = [
         s
         for k in env.store.run_keys("eval_run")[-HISTORY_RUNS:]
