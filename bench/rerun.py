@@ -1,9 +1,10 @@
 """What a re-run with nothing changed costs next to the cold run it repeats.
 
 A cold evaluation of N cases against the demo bot (a subprocess; first token at 300 ms, answer
-complete at 1.0 s, as in throughput.py), then the same run key materialized again with the same
-inputs. Every per-case step should reuse its stored results: no chatbot, judge or reference call
-(``calls`` of the summary) and no model load.
+complete at 1.0 s, as in throughput.py), then the same run key evaluated again with the same
+inputs. Every case is up to date, so no per-case Dagster run is launched: only the summary and the
+report are materialized again, with no chatbot, judge or reference call (``calls`` of the summary)
+and no model load.
 
     .venv/bin/python bench/rerun.py [--cases 500] [--concurrency 32]
 """
@@ -20,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common
+from dagster import DagsterInstance
 
 from eval_pipeline.dagster_shell.launch import evaluate
 
@@ -45,13 +47,18 @@ def main(argv: list[str] | None = None) -> str:
             start = time.perf_counter()
             cold_summary = evaluate(RUN_KEY, overrides=settings)
             cold = time.perf_counter() - start
+            runs_before = len(DagsterInstance.get().get_runs())
             start = time.perf_counter()
             summary = evaluate(RUN_KEY, overrides=settings)
             noop = time.perf_counter() - start
+            launched = len(DagsterInstance.get().get_runs()) - runs_before
     reused = sum(c["reused"] for c in summary["cases"])
     if cold_summary["cases_error"]:
         raise SystemExit(f"cold run: {cold_summary['cases_error']} case(s) in error")
-    print(f"noop: cases={summary['cases_total']} reused={reused} calls={summary['calls']}")
+    print(
+        f"noop: cases={summary['cases_total']} reused={reused} calls={summary['calls']} "
+        f"dagster_runs={launched}"
+    )
     calls = sum(summary["calls"].values())
     line = f"rerun: cold={cold:.1f}s noop={noop:.1f}s ratio={noop / cold:.3f} calls={calls}"
     print(line, flush=True)

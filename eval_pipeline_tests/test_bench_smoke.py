@@ -111,6 +111,7 @@ def test_rerun_line_and_no_calls(capsys: pytest.CaptureFixture[str]) -> None:
     out, line = last_line(capsys)
     assert re.fullmatch(rf"rerun: cold={NUMBER}s noop={NUMBER}s ratio={NUMBER} calls=0", line)
     assert "reused=20" in out
+    assert "dagster_runs=1" in out, "a no-op re-run materializes only the summary"
 
 
 def test_scale_line(capsys: pytest.CaptureFixture[str]) -> None:
