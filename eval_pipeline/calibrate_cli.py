@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from eval_pipeline.cli_args import at_least_one
 from eval_pipeline.core.calibration import (
     CalibrationResult,
     calibrate,
@@ -112,13 +113,6 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _at_least_one(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
 def _unit(text: str) -> float:
     value = float(text)
     if not 0 <= value <= 1:
@@ -141,7 +135,7 @@ def add_subcommands(sub: Any) -> None:
     )
     parser.add_argument(
         "--repeats",
-        type=_at_least_one,
+        type=at_least_one,
         default=1,
         metavar="K",
         help="ask each judge K times with the cache off (self-consistency)",

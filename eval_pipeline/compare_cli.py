@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from eval_pipeline.cli_args import at_least_one
 from eval_pipeline.core.compare import compare_runs, trend
 from eval_pipeline.core.history import create_history_views
 from eval_pipeline.core.junit import junit_xml
@@ -169,13 +170,6 @@ def cmd_junit(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
 def _level(text: str) -> float:
     value = float(text)
     if not 0 < value < 1:
@@ -194,14 +188,14 @@ def add_subcommands(sub: Any) -> None:
         "--level", type=_level, default=0.05, help="significance level (default 0.05)"
     )
     compare.add_argument(
-        "--resamples", type=_positive, default=2000, help="bootstrap resamples (default 2000)"
+        "--resamples", type=at_least_one, default=2000, help="bootstrap resamples (default 2000)"
     )
     compare.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     compare.add_argument("--json", metavar="PATH", help="also write the full comparison as JSON")
     compare.set_defaults(func=cmd_compare)
 
     history = sub.add_parser("history", help="pass rate, coverage and scores across past runs")
-    history.add_argument("--last", type=_positive, metavar="N", help="only the N newest runs")
+    history.add_argument("--last", type=at_least_one, metavar="N", help="only the N newest runs")
     history.add_argument(
         "--create-views",
         action="store_true",

@@ -6,25 +6,20 @@ import argparse
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-
-def _at_least_one(value: str) -> int:
-    number = int(value)
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
-    return number
+from eval_pipeline.cli_args import at_least_one
 
 
 def add_repeats_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--repeats",
-        type=_at_least_one,
+        type=at_least_one,
         default=1,
         metavar="K",
         help="ask every case K times (each repeat re-asks; reports pass@k, pass^k, flakiness)",
     )
     parser.add_argument(
         "--judge-repeats",
-        type=_at_least_one,
+        type=at_least_one,
         default=1,
         metavar="J",
         help="judge every answer J times to split chatbot noise from judge noise (needs an LLM)",

@@ -108,7 +108,7 @@ def test_a_changed_table_outdates_exactly_the_cases_whose_truth_reads_it(setup: 
     assert set(cases) - current == readers[table]
 
 
-def test_a_missing_stage_or_stale_verdict_or_other_run_is_not_up_to_date(setup: Any) -> None:
+def test_a_stale_verdict_or_another_run_is_not_up_to_date(setup: Any) -> None:
     store, cases, config = setup
     fps = stage(*split(config))
     first, second = sorted(cases)[:2]

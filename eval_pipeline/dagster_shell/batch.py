@@ -21,6 +21,7 @@ from dagster import (
     PythonObjectDagsterType,
 )
 
+from eval_pipeline.core.fingerprints import as_case
 from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.llm import CostLedger, JudgeClient
 from eval_pipeline.core.models import (
@@ -47,10 +48,7 @@ def keys_of(context: AssetExecutionContext) -> list[tuple[str, str]]:
 
 
 def golden_case(golden: Batch, case_id: str) -> GoldenCase | None:
-    record = golden.get(("", case_id))
-    if record is None or record.get("removed"):
-        return None
-    return GoldenCase.model_validate(record)
+    return as_case(golden.get(("", case_id)))
 
 
 def md_table(
