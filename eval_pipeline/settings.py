@@ -79,6 +79,12 @@ class Settings(BaseSettings):
     chatbot_total_timeout_s: float = Field(default=120.0, gt=0)
     chatbot_retries: int = Field(default=2, ge=0, le=10)
     concurrency: int = Field(default=8, ge=1, le=256)
+    wave_cases: int = Field(
+        default=0,
+        ge=0,
+        description="Cases per Dagster run of an evaluation (in process, consecutive runs "
+        "overlap); 0 picks max(4 x concurrency, cases / 8).",
+    )
     refresh: bool = Field(
         default=False, description="Re-ask the chatbot even when a stored answer is reusable."
     )
@@ -175,6 +181,17 @@ class Settings(BaseSettings):
     @cached_property
     def results_store_url(self) -> str:
         return self.results_url or f"sqlite:///{self.home / 'results.db'}"
+
+    @property
+    def chatbot_endpoint(self) -> str:
+        """Which bot is asked: steps asking the same one share its concurrency limit."""
+        if self.chatbot_kind == "callable":
+            return f"callable:{self.chatbot_callable}"
+        return f"{self.chatbot_kind}:{self.chatbot_url}"
+
+    def cases_per_wave(self, cases: int) -> int:
+        """Small enough that the last wave's evaluation is short, big enough to fill the bot."""
+        return self.wave_cases or max(4 * self.concurrency, -(-cases // 8))
 
     @property
     def reports_dir(self) -> Path:

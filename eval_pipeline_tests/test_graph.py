@@ -113,6 +113,35 @@ def test_second_domain_runs_through_the_same_graph_in_one_dagster_run(tmp_path: 
     assert Path(summary["report_path"]).is_file()
 
 
+def test_waves_overlap_in_threads_within_the_chatbots_concurrency(tmp_path: Path) -> None:
+    """Five cases in waves of two: three case runs at once, never more calls than allowed, the
+    same verdicts as one run, and the instance left as it was."""
+    from eval_pipeline.dagster_shell.inprocess import NoOpComputeLogManager
+    from eval_pipeline_tests import tiny_chatbot
+
+    overrides = {
+        **tiny_overrides(tmp_path, "slow_honest"),
+        "wave_cases": "2",
+        "concurrency": "2",
+    }
+    tiny_chatbot.IN_FLIGHT["most"] = 0
+    with eval_instance() as instance:
+        summary = evaluate("r-waves", overrides=overrides, instance=instance)
+        by_run = materialized_partitions(instance, "judge_scores")
+        assert sorted(sorted(keys) for keys in by_run.values()) == [
+            ["TC_001|r-waves", "TC_002|r-waves"],
+            ["TC_003|r-waves", "TC_004|r-waves"],
+            ["TC_005|r-waves"],
+        ]
+        for asset in PER_CASE_ASSETS:
+            assert materialized_partitions(instance, asset).keys() == by_run.keys()
+        assert not {"get_dynamic_partitions", "get_yaml_python_handlers"} & set(vars(instance))
+        assert not isinstance(instance.compute_log_manager, NoOpComputeLogManager)
+    assert tiny_chatbot.IN_FLIGHT["most"] == 2
+    assert summary["cases_total"] == 5 and summary["cases_passed"] == 5
+    assert summary["calls"]["chatbot"] == 5
+
+
 def test_wrong_numbers_and_a_failing_call_in_the_second_domain(tmp_path: Path) -> None:
     overrides = tiny_overrides(tmp_path, "inflated_units")
     with eval_instance() as instance:
@@ -221,6 +250,7 @@ def test_a_table_changed_between_answer_and_check_is_stale_and_requeued(tmp_path
 
     overrides = tiny_overrides(tmp_path, "refresh_during_first_answer")
     overrides["concurrency"] = "1"
+    overrides["wave_cases"] = "5"  # one wave: a later wave would be asked after the refresh
     tiny_chatbot.ASKED.clear()
     with eval_instance() as instance:
         summary = evaluate("r5", overrides=overrides, instance=instance)

@@ -11,6 +11,7 @@ from eval_pipeline.dagster_shell.partitions import (
     covering_segments,
     run_case_key,
     split_key,
+    split_segments,
 )
 
 
@@ -30,6 +31,18 @@ def test_covering_segments_trim_to_the_work_without_splitting_a_segment() -> Non
     assert covering_segments(order, ["a", "b", "d", "e"], ["a", "e"]) == [("a", "a"), ("e", "e")]
     assert covering_segments(order, order, []) == []
     assert covering_segments(order, ["a", "b"], ["f"]) == []
+
+
+def test_split_segments_cuts_each_segment_in_order_never_across_segments() -> None:
+    order = ["a", "b", "c", "d", "e", "f", "g"]
+    assert split_segments(order, [("a", "e"), ("g", "g")], 2) == [
+        ["a", "b"],
+        ["c", "d"],
+        ["e"],
+        ["g"],
+    ]
+    assert split_segments(order, [("b", "d")], 10) == [["b", "c", "d"]]
+    assert split_segments(order, [], 3) == []
 
 
 def test_split_key_round_trip_uses_dimension_names() -> None:

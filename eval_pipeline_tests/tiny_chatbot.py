@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 
@@ -64,5 +65,26 @@ def refresh_during_first_answer(warehouse_url: str) -> Chat:
             with engine.begin() as conn:
                 conn.execute(sa.text("UPDATE orders SET updated_at = '2030-01-01 00:00:00'"))
         return text
+
+    return chat
+
+
+IN_FLIGHT = {"now": 0, "most": 0}
+
+
+def slow_honest(warehouse_url: str) -> Chat:
+    """Honest, taking 50 ms per answer and recording the most calls ever in flight at once."""
+    answer = honest(warehouse_url)
+
+    def chat(question: str, context: str) -> str:
+        with _LOCK:
+            IN_FLIGHT["now"] += 1
+            IN_FLIGHT["most"] = max(IN_FLIGHT["most"], IN_FLIGHT["now"])
+        try:
+            time.sleep(0.05)
+            return answer(question, context)
+        finally:
+            with _LOCK:
+                IN_FLIGHT["now"] -= 1
 
     return chat

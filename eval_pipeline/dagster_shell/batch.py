@@ -1,7 +1,8 @@
 """What every batched asset step shares: keys, reuse bookkeeping, data versions, logs.
 
 Per-case assets process every partition of their step in one batch (``context.partition_keys``),
-so a whole evaluation run over all cases is one Dagster run, with the cases worked on concurrently.
+so an evaluation run takes a few Dagster runs (its waves), never one per case, with the cases of
+each worked on concurrently.
 
 No ``from __future__ import annotations`` here: Dagster inspects the real type hints.
 """

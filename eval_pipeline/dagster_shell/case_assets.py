@@ -4,6 +4,7 @@
 No ``from __future__ import annotations`` here: Dagster inspects the real type hints.
 """
 
+import time
 from collections import Counter
 from collections.abc import Sequence
 from statistics import fmean
@@ -19,6 +20,7 @@ from dagster import (
     asset,
 )
 
+from eval_pipeline.core.call_limit import shared_limit
 from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.models import (
     ChatPayload,
@@ -141,6 +143,8 @@ def chatbot_responses(
     stage = env.stage_fingerprints()
     fingerprints = {key: stage.chatbot(golden_cases.get(("", key[1]))) for key in step.keys}
     asked = referenced = 0
+    limit = shared_limit(s.chatbot_endpoint, s.concurrency)
+    started = time.monotonic()  # steps of overlapping waves ask in the order they started
 
     def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
         nonlocal asked, referenced
@@ -156,7 +160,9 @@ def chatbot_responses(
 
         def answer(case: GoldenCase) -> dict[str, Any]:
             """Asked, with the data versions it depends on, while other answers stream in."""
-            payload = prefetch_embeddings(ask(env.adapter, case))
+            with limit.slot(started):
+                reply = ask(env.adapter, case)
+            payload = prefetch_embeddings(reply)
             tables = case_tables(case, env.bkg, payload.sql_statements)
             payload.data_fingerprints = {t: current[t] for t in tables if t in current}
             return payload.model_dump(mode="json")

@@ -7,7 +7,9 @@ store instead, so this runs the same in-process execution and lets both go.
 """
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
 from dagster import (
@@ -28,6 +30,7 @@ from dagster._core.execution.context_creation_job import (
     orchestration_context_event_generator,
 )
 from dagster._core.execution.execute_in_process import merge_run_tags
+from dagster._core.storage.noop_compute_log_manager import NoOpComputeLogManager
 
 EPHEMERAL_JOB = "__eval_materialize__"
 
@@ -87,3 +90,65 @@ def materialize_quietly(
         ),
     )
     deque(events, maxlen=0)
+
+
+@contextmanager
+def fixed_partitions(instance: DagsterInstance) -> Iterator[None]:
+    """Answer dynamic partition lookups from one read of each partitions definition.
+
+    Dagster resolves a partition range again for every input, output and data version of every
+    step, each time reading all keys and checking both ends in the instance: seconds of queries
+    for thousands of cases. Keys are only added before an evaluation's runs and removed after
+    them, so one read per definition serves them all.
+    """
+    read = instance.get_dynamic_partitions
+
+    @cache
+    def get_dynamic_partitions(partitions_def_name: str) -> Sequence[str]:
+        return tuple(read(partitions_def_name))
+
+    @cache
+    def key_set(partitions_def_name: str) -> frozenset[str]:
+        return frozenset(get_dynamic_partitions(partitions_def_name))
+
+    def has_dynamic_partition(partitions_def_name: str, partition_key: str) -> bool:
+        return partition_key in key_set(partitions_def_name)
+
+    with _replaced(
+        instance,
+        get_dynamic_partitions=get_dynamic_partitions,
+        has_dynamic_partition=has_dynamic_partition,
+    ):
+        yield
+
+
+@contextmanager
+def runs_in_threads(instance: DagsterInstance) -> Iterator[None]:
+    """Let several runs execute at once in threads of this process.
+
+    Dagster builds each run's log handlers with ``logging.config.dictConfig``, which closes every
+    handler of the process under the logging lock: two runs deadlock as soon as one logs while
+    the other starts. The handlers are built once here instead. And a run captures stdout and
+    stderr by redirecting the process's file descriptors, which runs sharing the process would
+    undo for each other (and could not tell apart); their steps' output stays on the console,
+    while everything they log through ``context.log`` is in the event log as usual.
+    """
+    handlers = instance.get_yaml_python_handlers()
+    kept = instance.compute_log_manager
+    instance._compute_log_manager = NoOpComputeLogManager()
+    try:
+        with _replaced(instance, get_yaml_python_handlers=lambda: handlers):
+            yield
+    finally:
+        instance._compute_log_manager = kept
+
+
+@contextmanager
+def _replaced(instance: DagsterInstance, **methods: Callable[..., Any]) -> Iterator[None]:
+    for name, method in methods.items():
+        setattr(instance, name, method)
+    try:
+        yield
+    finally:
+        for name in methods:
+            delattr(instance, name)

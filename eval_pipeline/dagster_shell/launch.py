@@ -1,15 +1,17 @@
 """Run one evaluation through Dagster from Python: the CLI, tests and benchmarks use this.
 
 An evaluation run is three kinds of Dagster run, never one per case: the golden cases that changed
-(case partitions), then every case of the run in one batch (a run × case-range rectangle), then the
-run-level summary and report. A run only ever targets one partitioning, so these cannot be fused.
+(case partitions), then the cases of the run in a few overlapping waves (run × case-range
+rectangles), then the run-level summary and report. A run only ever targets one partitioning, so
+these cannot be fused.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from dagster._core.storage.tags import (
     PARTITION_NAME_TAG,
 )
 
+from eval_pipeline.core.call_limit import shared_limit
 from eval_pipeline.core.staleness import table_fingerprints
 from eval_pipeline.core.up_to_date import up_to_date_cases
 from eval_pipeline.dagster_shell.automation import (
@@ -32,19 +35,25 @@ from eval_pipeline.dagster_shell.automation import (
 )
 from eval_pipeline.dagster_shell.case_assets import PER_CASE_ASSETS
 from eval_pipeline.dagster_shell.distributed import run_job
-from eval_pipeline.dagster_shell.inprocess import materialize_quietly
+from eval_pipeline.dagster_shell.inprocess import (
+    fixed_partitions,
+    materialize_quietly,
+    runs_in_threads,
+)
 from eval_pipeline.dagster_shell.partitions import (
     CASES,
     RUNS,
     check_key,
     contiguous_segments,
     covering_segments,
+    split_segments,
 )
 from eval_pipeline.definitions import build_definitions
 from eval_pipeline.environment import Environment
 from eval_pipeline.settings import PROJECT_ROOT, Settings, load_settings
 
 RUN_ASSETS = ("eval_run", "eval_report")
+WAVES_AT_ONCE = 3  # one asking, one queued behind it, one being evaluated
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 # The code location's job for each asset selection ``evaluate`` materializes.
 JOB_OF_ASSETS = {
@@ -161,6 +170,30 @@ def up_to_date(
     return {c for c in current if MultiPartitionKey({"run": run_key, "case": c}) in materialized}
 
 
+def run_waves(
+    waves: Sequence[Sequence[str]],
+    run_cases: Callable[[Sequence[tuple[str, str]], Mapping[str, str]], None],
+    settings: Settings,
+) -> None:
+    """Case runs in overlapping waves: while one wave's answers are evaluated, the next wave's
+    questions already fill the chatbot's slots, so evaluation hides behind the chatbot's latency.
+
+    Every wave's steps share one limit of ``concurrency`` calls, served to the earliest step
+    first. Each wave is launched once the one before it is being served, so no two runs set up
+    at once and slow the answers streaming in.
+    """
+    limit = shared_limit(settings.chatbot_endpoint, settings.concurrency)
+    before = limit.granted
+    with ThreadPoolExecutor(WAVES_AT_ONCE, thread_name_prefix="wave") as pool:
+        launched = []
+        for wave in waves:
+            launched.append(pool.submit(run_cases, [(wave[0], wave[-1])], {}))
+            limit.wait_for_grant(before, stop=launched[-1].done)
+            before += len(wave)
+        for future in launched:
+            future.result()
+
+
 def evaluate(
     run_key: str,
     *,
@@ -198,16 +231,24 @@ def evaluate(
                 run(PER_CASE_ASSETS, extra, tags=range_tags(str(start), str(end)))
 
         stored = env.store.latest("golden_cases", "", selected)
-        changed = [c for c in selected if stored.get(c) != cases[c].model_dump(mode="json")]
-        for first, last in contiguous_segments(ordered, changed):
-            run(["golden_cases"], {}, tags=range_tags(first, last))
+        changed = {c for c in selected if stored.get(c) != cases[c].model_dump(mode="json")}
         current = set() if env.settings.refresh else up_to_date(instance, env, run_key, selected)
-        run_cases(covering_segments(ordered, selected, set(selected) - current), {})
-        verdicts = env.store.latest("oracle_verdicts", run_key, selected)
-        stale = [c for c in selected if verdicts.get(c, {}).get("stale_tables")]
-        if stale:
-            run_cases(contiguous_segments(ordered, stale), {"refresh": "true"})
-        run(RUN_ASSETS, {}, partition_key=run_key)
+        segments = covering_segments(ordered, selected, set(selected) - current)
+        with fixed_partitions(instance):
+            for first, last in contiguous_segments(ordered, changed):
+                run(["golden_cases"], {}, tags=range_tags(first, last))
+            if env.settings.executor == "in_process":
+                size = env.settings.cases_per_wave(len(selected) - len(current))
+                with runs_in_threads(instance):
+                    waves = split_segments(ordered, segments, size)
+                    run_waves(waves, run_cases, env.settings)
+            else:  # steps in other processes cannot share the chatbot's limit: one at a time
+                run_cases(segments, {})
+            verdicts = env.store.latest("oracle_verdicts", run_key, selected)
+            stale = [c for c in selected if verdicts.get(c, {}).get("stale_tables")]
+            if stale:
+                run_cases(contiguous_segments(ordered, stale), {"refresh": "true"})
+            run(RUN_ASSETS, {}, partition_key=run_key)
         prune_runs(instance, env.settings.retain_runs)
         return env.store.latest("eval_run", run_key, [""])[""]
     finally:

@@ -83,3 +83,15 @@ def covering_segments(
         if inside:
             out.append((inside[0], inside[-1]))
     return out
+
+
+def split_segments(
+    ordered: Sequence[str], segments: Iterable[tuple[str, str]], size: int
+) -> list[list[str]]:
+    """The keys of each (first, last) segment of ``ordered`` in pieces of at most ``size``."""
+    position = {key: i for i, key in enumerate(ordered)}
+    pieces = []
+    for first, last in segments:
+        keys = list(ordered[position[first] : position[last] + 1])
+        pieces += [keys[i : i + size] for i in range(0, len(keys), size)]
+    return pieces
