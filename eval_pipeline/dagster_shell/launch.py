@@ -237,10 +237,9 @@ def evaluate(
         with fixed_partitions(instance):
             for first, last in contiguous_segments(ordered, changed):
                 run(["golden_cases"], {}, tags=range_tags(first, last))
-            if env.settings.executor == "in_process":
-                size = env.settings.cases_per_wave(len(selected) - len(current))
+            waves = split_segments(ordered, segments, env.settings.wave_cases or len(ordered))
+            if env.settings.executor == "in_process" and len(waves) > 1:
                 with runs_in_threads(instance):
-                    waves = split_segments(ordered, segments, size)
                     run_waves(waves, run_cases, env.settings)
             else:  # steps in other processes cannot share the chatbot's limit: one at a time
                 run_cases(segments, {})
