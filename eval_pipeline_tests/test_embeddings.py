@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -141,3 +142,22 @@ def test_a_bundle_with_another_pooling_is_refused(tmp_path: Path) -> None:
 )
 def test_cosine_ramp_is_clipped_and_linear(cosine: float, expected: float) -> None:
     assert cosine_ramp(cosine, 0.25, 0.6) == pytest.approx(expected)
+
+
+def test_the_heap_is_trimmed_after_each_batch_encoded(
+    embedder: SentenceEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import eval_pipeline.core.embeddings as embeddings
+
+    trims: list[int] = []
+    monkeypatch.setattr(embeddings, "release_free_memory", lambda: trims.append(1) or True)
+    embedder.encode(["a text never encoded before in this process", "another new one"])
+    embedder.encode(["a text never encoded before in this process"])  # cached: nothing to trim
+    assert trims == [1]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="malloc_trim is glibc's")
+def test_free_memory_is_handed_back_on_glibc() -> None:
+    from eval_pipeline.core.malloc import release_free_memory
+
+    assert release_free_memory()

@@ -27,6 +27,8 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from eval_pipeline.core.malloc import release_free_memory
+
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -170,6 +172,7 @@ class SentenceEmbedder:
             except Exception as exc:  # surfaced as the dimension's error state
                 raise EmbeddingError(f"encoding failed: {type(exc).__name__}: {exc}") from exc
             self.encoded += len(texts)
+            release_free_memory()  # the batch's temporaries would stay resident as fragments
         return np.asarray(vectors, dtype=np.float32)
 
     def encode(self, texts: Sequence[str]) -> Vectors:
