@@ -82,8 +82,9 @@ class Settings(BaseSettings):
     wave_cases: int = Field(
         default=0,
         ge=0,
-        description="In process, cut an evaluation's cases into Dagster runs of this many cases "
-        "that overlap (evaluation hides behind the chatbot's latency); 0: one run per segment.",
+        description="In process, cases per Dagster run of an evaluation; up to three such waves "
+        "overlap so evaluation hides behind the chatbot's latency. 0 picks "
+        "max(4 x concurrency, cases / 8); at least the number of cases means one run.",
     )
     refresh: bool = Field(
         default=False, description="Re-ask the chatbot even when a stored answer is reusable."
@@ -188,6 +189,10 @@ class Settings(BaseSettings):
         if self.chatbot_kind == "callable":
             return f"callable:{self.chatbot_callable}"
         return f"{self.chatbot_kind}:{self.chatbot_url}"
+
+    def cases_per_wave(self, cases: int) -> int:
+        """Small enough that the last wave's evaluation is short, big enough to fill the bot."""
+        return self.wave_cases or max(4 * self.concurrency, -(-cases // 8))
 
     @property
     def reports_dir(self) -> Path:

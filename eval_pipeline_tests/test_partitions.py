@@ -64,3 +64,12 @@ def test_new_run_key_is_valid_and_sortable() -> None:
     a = new_run_key("nightly", datetime(2026, 11, 29, 2, 0, tzinfo=UTC))
     b = new_run_key("nightly", datetime(2026, 11, 30, 2, 0, tzinfo=UTC))
     assert a == "2026-11-29T020000Z-nightly" and a < b
+
+
+def test_waves_fill_the_bot_and_split_big_evaluations_in_about_eight() -> None:
+    from eval_pipeline.settings import Settings
+
+    assert Settings(concurrency=32).cases_per_wave(500) == 128
+    assert Settings(concurrency=32).cases_per_wave(10_000) == 1250
+    assert Settings(concurrency=8).cases_per_wave(30) == 32  # the demo: one run
+    assert Settings(concurrency=8, wave_cases=7).cases_per_wave(10_000) == 7

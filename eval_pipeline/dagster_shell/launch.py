@@ -237,7 +237,8 @@ def evaluate(
         with fixed_partitions(instance):
             for first, last in contiguous_segments(ordered, changed):
                 run(["golden_cases"], {}, tags=range_tags(first, last))
-            waves = split_segments(ordered, segments, env.settings.wave_cases or len(ordered))
+            size = env.settings.cases_per_wave(len(selected) - len(current))
+            waves = split_segments(ordered, segments, size)
             if env.settings.executor == "in_process" and len(waves) > 1:
                 with runs_in_threads(instance):
                     run_waves(waves, run_cases, env.settings)
