@@ -2,8 +2,10 @@
 
 Each size is one evaluation (every asset through the report) in a fresh subprocess with its own
 EVAL_HOME and persistent Dagster instance, against the demo bot (a subprocess) with no added
-latency. The child reports its wall time; its peak RSS is read with RUSAGE_CHILDREN once it has
-been waited for.
+latency. The child reports its wall time and its peak RSS, the larger of two measures of what it
+and its child processes (the sentence encoder) held together: the most seen by sampling their
+RSS every 50 ms from /proc, and the sum of the kernel's exact high-water marks of the process and
+of its largest child (as if both had peaked at once).
 
     .venv/bin/python bench/scale.py [--sizes 1000 5000 10000] [--concurrency 32]
 """
@@ -12,10 +14,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -27,16 +31,71 @@ import common
 warnings.filterwarnings("ignore", message=".*is currently in beta")
 
 
+SAMPLE_S = 0.05
+
+
+def tree_rss_mib(pid: int) -> float:
+    """Resident memory of a process and all its descendants now, from /proc (Linux)."""
+    total_kib, pending = 0, [pid]
+    while pending:
+        proc = Path("/proc") / str(pending.pop())
+        try:
+            total_kib += int(proc.joinpath("status").read_text().split("VmRSS:")[1].split()[0])
+            for task in proc.joinpath("task").iterdir():
+                pending += [int(c) for c in task.joinpath("children").read_text().split()]
+        except (OSError, IndexError):  # a process or thread that has just exited
+            continue
+    return total_kib / 1024
+
+
+class PeakSampler:
+    """The highest ``tree_rss_mib`` of this process seen while it runs; 0 off Linux."""
+
+    def __init__(self) -> None:
+        self.peak = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> PeakSampler:
+        if Path("/proc/self/task").is_dir():
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(SAMPLE_S):
+            self.peak = max(self.peak, tree_rss_mib(os.getpid()))
+
+
 def child(home: Path, golden: Path, url: str, bot_url: str, concurrency: int) -> None:
-    """One evaluation in this process; prints its wall time and case counts as JSON."""
+    """One evaluation in this process; prints its wall time, case counts and peak RSS as JSON."""
+    from eval_pipeline.core.embeddings import default_embedder
     from eval_pipeline.dagster_shell.launch import evaluate
 
     common.use_dagster_home(home)
     settings = common.overrides(home, golden, url, bot_url, concurrency)
-    start = time.perf_counter()
-    summary = evaluate("bench-scale", overrides=settings)
-    elapsed = time.perf_counter() - start
-    result = {"seconds": elapsed, "cases": summary["cases_total"], "errors": summary["cases_error"]}
+    with PeakSampler() as sampler:
+        start = time.perf_counter()
+        summary = evaluate("bench-scale", overrides=settings)
+        elapsed = time.perf_counter() - start
+    default_embedder().close()  # the worker is waited for: its peak counts among our children's
+    own, encoder = (
+        resource.getrusage(who).ru_maxrss / 1024
+        for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    result = {
+        "seconds": elapsed,
+        "cases": summary["cases_total"],
+        "errors": summary["cases_error"],
+        "peak_mib": max(sampler.peak, own + encoder),
+        "own_peak_mib": own,
+        "sampled_mib": sampler.peak,
+        "encoder_peak_mib": encoder,
+    }
     print(json.dumps(result), flush=True)
 
 
@@ -56,8 +115,12 @@ def run_size(
     result = json.loads(out.strip().splitlines()[-1])
     if result["cases"] != size or result["errors"]:
         raise SystemExit(f"{size} cases: {result}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return result["seconds"], peak
+    print(
+        f"{size} cases: high-water marks: evaluation process {result['own_peak_mib']:.0f}MiB, "
+        f"encoder process {result['encoder_peak_mib']:.0f}MiB; sampled together "
+        f"{result['sampled_mib']:.0f}MiB"
+    )
+    return result["seconds"], result["peak_mib"]
 
 
 def _label(size: int) -> str:

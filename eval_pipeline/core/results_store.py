@@ -132,9 +132,7 @@ class ResultsStore:
                             "content_hash": r.content_hash,
                             "input_fingerprint": r.input_fingerprint,
                             "reused": r.reused,
-                            "payload": json.dumps(
-                                _finite(r.payload), default=str, sort_keys=True, allow_nan=False
-                            ),
+                            "payload": _to_json(r.payload),
                         }
                         for r in chunk
                     ],
@@ -246,6 +244,14 @@ class ResultsStore:
         )
         with self.engine.connect() as conn:
             return [row[0] for row in conn.execute(query)]
+
+
+def _to_json(payload: Any) -> str:
+    """The stored JSON text; the walk replacing non-finite numbers runs only when one is there."""
+    try:
+        return json.dumps(payload, default=str, sort_keys=True, allow_nan=False)
+    except ValueError:
+        return json.dumps(_finite(payload), default=str, sort_keys=True, allow_nan=False)
 
 
 def _finite(value: Any) -> Any:

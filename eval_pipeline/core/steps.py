@@ -222,5 +222,6 @@ def warm_embeddings(texts: Sequence[str]) -> None:
     Texts already queued by ``prefetch_embeddings`` are waited for rather than encoded twice.
     """
     embedder = default_embedder()
-    embedder.drain()
-    embedder.encode([t for t in texts if t])
+    wanted = [t for t in texts if t]
+    embedder.wait_for(wanted)
+    embedder.encode(wanted)

@@ -25,6 +25,7 @@ from dagster._core.storage.tags import (
 
 from eval_pipeline.core.call_limit import shared_limit
 from eval_pipeline.core.staleness import table_fingerprints
+from eval_pipeline.core.steps import prefetch_schema
 from eval_pipeline.core.up_to_date import up_to_date_cases
 from eval_pipeline.dagster_shell.automation import (
     cases_job,
@@ -47,6 +48,7 @@ from eval_pipeline.dagster_shell.partitions import (
     contiguous_segments,
     covering_segments,
     split_segments,
+    with_short_tail,
 )
 from eval_pipeline.definitions import build_definitions
 from eval_pipeline.environment import Environment
@@ -234,11 +236,15 @@ def evaluate(
         changed = {c for c in selected if stored.get(c) != cases[c].model_dump(mode="json")}
         current = set() if env.settings.refresh else up_to_date(instance, env, run_key, selected)
         segments = covering_segments(ordered, selected, set(selected) - current)
+        if segments and env.settings.executor == "in_process":  # steps encode in this process
+            prefetch_schema(env.bkg)  # the encoder loads on another core while Dagster sets up
         with fixed_partitions(instance):
             for first, last in contiguous_segments(ordered, changed):
                 run(["golden_cases"], {}, tags=range_tags(first, last))
             size = env.settings.cases_per_wave(len(selected) - len(current))
-            waves = split_segments(ordered, segments, size)
+            waves = with_short_tail(
+                split_segments(ordered, segments, size), 2 * env.settings.concurrency
+            )
             if env.settings.executor == "in_process" and len(waves) > 1:
                 with runs_in_threads(instance):
                     run_waves(waves, run_cases, env.settings)

@@ -95,3 +95,16 @@ def split_segments(
         keys = list(ordered[position[first] : position[last] + 1])
         pieces += [keys[i : i + size] for i in range(0, len(keys), size)]
     return pieces
+
+
+def with_short_tail(waves: Sequence[Sequence[str]], tail: int) -> list[list[str]]:
+    """``waves`` with the last one's final ``tail`` keys split off into a wave of their own.
+
+    What follows the chatbot's last answer is the last wave's evaluation, then the summary: a
+    short last wave shortens it. A single wave stays whole (nothing would overlap it).
+    """
+    out = [list(w) for w in waves]
+    if len(out) > 1 and len(out[-1]) > tail > 0:
+        last = out.pop()
+        out += [last[:-tail], last[-tail:]]
+    return out
