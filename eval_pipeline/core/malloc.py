@@ -10,7 +10,6 @@ measurable cost; fixing the mmap threshold instead did the same but encoded 25% 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import sys
 from collections.abc import Callable
 from functools import cache
@@ -20,10 +19,8 @@ from functools import cache
 def _malloc_trim() -> Callable[[int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
-    try:
-        trim: Callable[[int], int] = ctypes.CDLL(
-            ctypes.util.find_library("c") or "libc.so.6"
-        ).malloc_trim
+    try:  # the process's own symbols: ctypes.util.find_library would fork ldconfig
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):  # a C library without malloc_trim
         return None
     return trim
