@@ -39,6 +39,7 @@ os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 Vectors = NDArray[np.float32]
+DIED = ("died", "the encoder process died")  # the reply when the worker's pipe breaks
 
 
 class EmbeddingError(RuntimeError):
@@ -125,7 +126,6 @@ class SentenceEmbedder:
         self._model_path = model_path
         self._batch_size = batch_size
         self._worker: subprocess.Popen[bytes] | None = None
-        self._path = ""
         self._dimension = 0
         self._failure = ""
         self._load_lock = threading.Lock()
@@ -195,7 +195,7 @@ class SentenceEmbedder:
         try:
             return tuple(pickle.load(worker.stdout))
         except (EOFError, pickle.UnpicklingError):
-            return ("died", "the encoder process died")
+            return DIED
 
     @staticmethod
     def _stop(worker: subprocess.Popen[bytes]) -> None:
@@ -212,8 +212,8 @@ class SentenceEmbedder:
                 encoder_worker.send(worker.stdin, (list(texts), self._batch_size))
                 reply = self._receive(worker)
             except OSError:  # its stdin is a broken pipe
-                reply = ("died", "the encoder process died")
-            if reply[0] == "died":  # the next call starts a new worker
+                reply = DIED
+            if reply is DIED:  # the next call starts a new worker
                 with self._load_lock:
                     self._worker = None
                 self._stop(worker)
@@ -282,10 +282,7 @@ class Prefetcher:
 
     def _settle(self, batch: Sequence[str]) -> None:
         with self._settled:
-            self._pending.subtract(batch)
-            for text in batch:
-                if self._pending[text] <= 0:
-                    del self._pending[text]
+            self._pending -= Counter(batch)  # drops the texts no longer pending
             self._settled.notify_all()
 
     def _run(self) -> None:
