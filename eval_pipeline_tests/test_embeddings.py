@@ -221,3 +221,10 @@ def test_batches_keep_similar_lengths_together_and_cut_long_texts_shorter() -> N
     assert all(len(b) * (3000 // 3 + 2) <= TOKEN_BUDGET for b in long), "long batches cut shorter"
     assert max(len(b) for b in batches) == 32, "short texts still fill a batch"
     assert length_batches([], 32) == []
+
+
+def test_short_texts_are_not_padded_to_a_long_one() -> None:
+    from eval_pipeline.core.minilm import length_batches
+
+    questions_and_answers = [40, 300, 45, 260]
+    assert length_batches(questions_and_answers, 32) == [[1, 3], [2, 0]]

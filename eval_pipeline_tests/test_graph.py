@@ -11,6 +11,7 @@ import pytest
 from dagster import (
     AssetKey,
     DagsterInstance,
+    DagsterRunStatus,
     Definitions,
     MultiPartitionKey,
     MultiPartitionsDefinition,
@@ -140,6 +141,59 @@ def test_waves_overlap_in_threads_within_the_chatbots_concurrency(tmp_path: Path
     assert tiny_chatbot.IN_FLIGHT["most"] == 2
     assert summary["cases_total"] == 5 and summary["cases_passed"] == 5
     assert summary["calls"]["chatbot"] == 5
+
+
+def test_each_wave_brings_its_golden_cases_and_the_summary_run_is_made_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """Only the first wave's golden cases precede the first question; the run-level run is
+    created while the last wave is still running, and every run ends in success."""
+    overrides = {**tiny_overrides(tmp_path, "slow_honest"), "wave_cases": "2", "concurrency": "2"}
+    with eval_instance() as instance:
+        evaluate("r-golden", overrides=overrides, instance=instance)
+        golden = materialized_partitions(instance, "golden_cases")
+        cases = materialized_partitions(instance, "judge_scores")
+        records = {r.dagster_run.run_id: r for r in instance.get_run_records()}
+        (summary_run,) = materialized_partitions(instance, "eval_run")
+
+    assert sorted(sorted(keys) for keys in golden.values()) == [
+        ["TC_001", "TC_002"],
+        ["TC_003", "TC_004"],
+        ["TC_005"],
+    ]
+    assert all(r.dagster_run.status == DagsterRunStatus.SUCCESS for r in records.values())
+    case_of = {min(keys).split("|")[0]: run_id for run_id, keys in cases.items()}
+    golden_of = {min(keys): run_id for run_id, keys in golden.items()}
+    for first in ("TC_003", "TC_005"):  # a later wave's golden run starts after the first wave
+        assert (
+            records[golden_of[first]].create_timestamp > records[case_of["TC_001"]].create_timestamp
+        )
+        assert records[golden_of[first]].end_time <= records[case_of[first]].start_time
+    last_wave_end = max(records[run_id].end_time for run_id in cases)
+    assert records[summary_run].create_timestamp.timestamp() < last_wave_end
+
+
+def test_a_failed_wave_leaves_no_summary_run_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from eval_pipeline.dagster_shell.io_manager import ResultsIOManager
+
+    handle_output = ResultsIOManager.handle_output
+
+    def failing_on_tc_003(self: ResultsIOManager, context: Any, obj: Any) -> None:
+        if context.asset_key.path[-1] == "judge_scores" and ("r-fail", "TC_003") in obj:
+            raise RuntimeError("storage unavailable")
+        handle_output(self, context, obj)
+
+    monkeypatch.setattr(ResultsIOManager, "handle_output", failing_on_tc_003)
+    overrides = {**tiny_overrides(tmp_path, "slow_honest"), "wave_cases": "2", "concurrency": "2"}
+    with eval_instance() as instance:
+        with pytest.raises(Exception, match="storage unavailable"):
+            evaluate("r-fail", overrides=overrides, instance=instance)
+        statuses = sorted(r.status.value for r in instance.get_runs())
+        assert materialized_partitions(instance, "eval_run") == {}
+    assert DagsterRunStatus.NOT_STARTED.value not in statuses
+    assert DagsterRunStatus.FAILURE.value in statuses
 
 
 def test_wrong_numbers_and_a_failing_call_in_the_second_domain(tmp_path: Path) -> None:

@@ -446,3 +446,90 @@ def test_engines_of_idle_shards_are_dropped(
     assert [[r.event_log_entry.timestamp for r in records] for records in readback] == [
         [2000.0 + i] for i in range(4)
     ]
+
+
+def _shard_layout(path: Path) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], str]:
+    with sqlite3.connect(path) as conn:
+        schema = sorted(conn.execute("SELECT type, name, sql FROM sqlite_master").fetchall())
+        revision = conn.execute("SELECT version_num FROM alembic_version").fetchall()
+        (mode,) = conn.execute("PRAGMA journal_mode").fetchone()
+    return schema, revision, mode
+
+
+def test_a_new_run_shard_is_the_one_dagster_makes(fast_tmp: Path) -> None:
+    """Same tables, indexes, alembic revision and WAL mode, from scripts parsed once."""
+    reference = SqliteEventLogStorage(str(fast_tmp / "default"))
+    batching = BatchingSqliteEventLogStorage(str(fast_tmp / "batching"))
+    try:
+        for storage in (reference, batching):
+            storage.store_event(_log("run-a", 1000.0))
+        layouts = [_shard_layout(Path(s.path_for_shard("run-a"))) for s in (reference, batching)]
+    finally:
+        reference.dispose()
+        batching.dispose()
+    assert layouts[1] == layouts[0]
+    assert layouts[1][1] and layouts[1][2] == "wal"
+
+
+def test_a_shard_dagster_made_is_used_as_it_is(fast_tmp: Path) -> None:
+    reference = SqliteEventLogStorage(str(fast_tmp))
+    reference.store_event(_log("run-a", 1000.0))
+    reference.dispose()
+    before = _shard_layout(fast_tmp / "run-a.db")
+    batching = BatchingSqliteEventLogStorage(str(fast_tmp))
+    try:
+        batching.store_event(_log("run-a", 1001.0))
+        stamps = [
+            r.event_log_entry.timestamp for r in batching.get_records_for_run("run-a").records
+        ]
+    finally:
+        batching.dispose()
+    assert stamps == [1000.0, 1001.0]
+    assert _shard_layout(fast_tmp / "run-a.db") == before
+
+
+def test_a_shard_created_concurrently_is_left_to_dagsters_retries(
+    fast_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process creating the same shard shows as "table already exists"."""
+    storage = BatchingSqliteEventLogStorage(str(fast_tmp))
+    create_all = sqlite_storage.SqlEventLogStorageMetadata.create_all
+    raced: list[bool] = []
+
+    def racing_create_all(bind: Any, **kwargs: Any) -> None:
+        create_all(bind, **kwargs)
+        if not raced:
+            raced.append(True)
+            raise sqlite3.OperationalError("table event_logs already exists")
+
+    monkeypatch.setattr(sqlite_storage.SqlEventLogStorageMetadata, "create_all", racing_create_all)
+    try:
+        storage.store_event(_log("run-a", 1000.0))
+        records = storage.get_records_for_run("run-a").records
+    finally:
+        storage.dispose()
+    assert raced and [r.event_log_entry.timestamp for r in records] == [1000.0]
+    assert _shard_layout(fast_tmp / "run-a.db")[1], "stamped by Dagster's own path"
+
+
+def test_writes_through_the_kept_index_connection_are_seen_by_another_process(
+    fast_tmp: Path,
+) -> None:
+    """The index shard keeps its connections open; the webserver's storage must still see
+    every committed asset event, read through a storage of its own."""
+    writer = BatchingSqliteEventLogStorage(str(fast_tmp))
+    reader = BatchingSqliteEventLogStorage(str(fast_tmp))
+    try:
+        for entry in mixed_batch():
+            writer.store_event(entry)
+        latest = {
+            key: reader.get_asset_records([AssetKey(key)])[0].asset_entry.last_materialization
+            for key in ("a", "b")
+        }
+        observed = reader.fetch_observations(AssetKey("c"), limit=10).records
+    finally:
+        writer.dispose()
+        reader.dispose()
+    assert latest["a"] is not None and latest["a"].timestamp == 1050.0
+    assert latest["b"] is not None and latest["b"].timestamp == 1022.0
+    assert sorted(r.timestamp for r in observed) == [1040.0, 1041.0, 1042.0, 1043.0]

@@ -22,6 +22,10 @@ from tokenizers import Tokenizer
 
 CHARS_PER_TOKEN = 3  # a low estimate: numbers and identifiers split into short tokens
 TOKEN_BUDGET = 4096  # padded tokens per batch: 32 texts of 128 tokens, 16 of the longest (256)
+# A batch ends at a text shorter than this share of its longest: padding a question to its
+# answer's length doubled the work of the small mixed batches that arrive while answers stream
+# in (measured on a 500-case run, 10.6 s of encoder CPU against 8.2 s with batches split here).
+MIN_LENGTH_RATIO = 0.7
 
 
 def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
@@ -33,10 +37,16 @@ def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
     order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
     batches, start = [], 0
     while start < len(order):
-        tokens = lengths[order[start]] // CHARS_PER_TOKEN + 2  # the longest sets the padding
-        size = max(1, min(batch_size, TOKEN_BUDGET // tokens))
-        batches.append(order[start : start + size])
-        start += size
+        longest = lengths[order[start]]
+        tokens = longest // CHARS_PER_TOKEN + 2  # the longest sets the padding
+        size = min(batch_size, TOKEN_BUDGET // tokens)
+        end = start + 1
+        while end < min(len(order), start + size) and (
+            lengths[order[end]] >= MIN_LENGTH_RATIO * longest
+        ):
+            end += 1
+        batches.append(order[start:end])
+        start = end
     return batches
 
 

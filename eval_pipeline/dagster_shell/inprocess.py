@@ -9,6 +9,7 @@ store instead, so this runs the same in-process execution and lets both go.
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -30,12 +31,30 @@ from dagster._core.execution.context_creation_job import (
     orchestration_context_event_generator,
 )
 from dagster._core.execution.execute_in_process import merge_run_tags
+from dagster._core.storage.dagster_run import DagsterRun
 from dagster._core.storage.noop_compute_log_manager import NoOpComputeLogManager
 
 EPHEMERAL_JOB = "__eval_materialize__"
 
 
-def materialize_quietly(
+@dataclass(frozen=True)
+class PreparedRun:
+    """A run created, its planned materializations logged, and not yet executed."""
+
+    instance: DagsterInstance
+    run: DagsterRun
+    events: ExecuteRunWithPlanIterable
+
+    def execute(self) -> None:
+        """Execute the run in this thread; a failing step raises its error."""
+        deque(self.events, maxlen=0)
+
+    def discard(self) -> None:
+        """Delete the run, which must never have started."""
+        self.instance.delete_run(self.run.run_id)
+
+
+def prepare_materialization(
     defs: Definitions,
     selection: Sequence[str],
     instance: DagsterInstance,
@@ -43,8 +62,8 @@ def materialize_quietly(
     run_config: Mapping[str, Any],
     tags: Mapping[str, str] | None = None,
     partition_key: str | None = None,
-) -> None:
-    """Materialize ``selection`` of ``defs`` in this process; a failing step raises its error."""
+) -> PreparedRun:
+    """The run that materializes ``selection`` of ``defs`` in this process, created now."""
     assets = [AssetKey(a) for a in selection]
     job_def = Definitions(
         assets=defs.assets,
@@ -89,7 +108,7 @@ def materialize_quietly(
             raise_on_error=True,
         ),
     )
-    deque(events, maxlen=0)
+    return PreparedRun(instance, run, events)
 
 
 @contextmanager

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from dagster._core.storage.tags import (
 )
 
 from eval_pipeline.core.call_limit import shared_limit
+from eval_pipeline.core.heap import long_lived_objects_frozen
 from eval_pipeline.core.staleness import table_fingerprints
 from eval_pipeline.core.steps import prefetch_schema
 from eval_pipeline.core.up_to_date import up_to_date_cases
@@ -37,8 +39,9 @@ from eval_pipeline.dagster_shell.automation import (
 from eval_pipeline.dagster_shell.case_assets import PER_CASE_ASSETS
 from eval_pipeline.dagster_shell.distributed import run_job
 from eval_pipeline.dagster_shell.inprocess import (
+    PreparedRun,
     fixed_partitions,
-    materialize_quietly,
+    prepare_materialization,
     runs_in_threads,
 )
 from eval_pipeline.dagster_shell.partitions import (
@@ -127,20 +130,34 @@ def run_assets(
     """
     executor = load_settings(**overrides).executor
     if executor == "in_process":
-        materialize_quietly(
-            build_definitions(dict(overrides)),
-            selection,
-            instance,
-            run_config=QUIET,
-            tags=tags,
-            partition_key=partition_key,
-        )
+        prepare_in_process(
+            instance, selection, overrides, tags=tags, partition_key=partition_key
+        ).execute()
         return
     run_tags = dict(tags or {})
     if partition_key is not None:
         run_tags[PARTITION_NAME_TAG] = partition_key
     job = JOB_OF_ASSETS[frozenset(selection)]
     run_job(instance, job, {**overrides, "executor": executor}, tags=run_tags, run_config=QUIET)
+
+
+def prepare_in_process(
+    instance: DagsterInstance,
+    selection: Sequence[str],
+    overrides: Mapping[str, str],
+    *,
+    tags: Mapping[str, str] | None = None,
+    partition_key: str | None = None,
+) -> PreparedRun:
+    """The in-process run of ``selection``, created now and executed later."""
+    return prepare_materialization(
+        build_definitions(dict(overrides)),
+        selection,
+        instance,
+        run_config=QUIET,
+        tags=tags,
+        partition_key=partition_key,
+    )
 
 
 def observe_unseen_tables(instance: DagsterInstance, env: Environment) -> None:
@@ -174,24 +191,27 @@ def up_to_date(
 
 def run_waves(
     waves: Sequence[Sequence[str]],
-    run_cases: Callable[[Sequence[tuple[str, str]], Mapping[str, str]], None],
+    run_wave: Callable[[Sequence[str]], None],
     settings: Settings,
+    meanwhile: Callable[[], None] = lambda: None,
 ) -> None:
     """Case runs in overlapping waves: while one wave's answers are evaluated, the next wave's
     questions already fill the chatbot's slots, so evaluation hides behind the chatbot's latency.
 
     Every wave's steps share one limit of ``concurrency`` calls, served to the earliest step
     first. Each wave is launched once the one before it is being served, so no two runs set up
-    at once and slow the answers streaming in.
+    at once and slow the answers streaming in. Once the last wave is launched, ``meanwhile`` runs
+    in this thread.
     """
     limit = shared_limit(settings.chatbot_endpoint, settings.concurrency)
     before = limit.granted
     with ThreadPoolExecutor(WAVES_AT_ONCE, thread_name_prefix="wave") as pool:
         launched = []
         for wave in waves:
-            launched.append(pool.submit(run_cases, [(wave[0], wave[-1])], {}))
+            launched.append(pool.submit(run_wave, wave))
             limit.wait_for_grant(before, stop=launched[-1].done)
             before += len(wave)
+        meanwhile()
         for future in launched:
             future.result()
 
@@ -212,8 +232,8 @@ def evaluate(
     re-queued once: asked again and re-verified before the run-level assets.
     """
     overrides = dict(overrides or {})
-    env = Environment(Settings(**overrides))  # type: ignore[arg-type]
-    try:
+    settings = Settings(**overrides)  # type: ignore[arg-type]
+    with long_lived_objects_frozen() as freeze_setup, closing(Environment(settings)) as env:
         cases = env.cases
         selected = list(case_ids) if case_ids else list(cases)
         unknown = [c for c in selected if c not in cases]
@@ -226,8 +246,18 @@ def evaluate(
         def run(selection: Sequence[str], extra: Mapping[str, str], **kwargs: Any) -> None:
             run_assets(instance, selection, {**overrides, **extra}, **kwargs)
 
-        def run_cases(segments: Sequence[tuple[str, str]], extra: Mapping[str, str]) -> None:
+        position = {key: i for i, key in enumerate(ordered)}
+
+        def run_cases(
+            segments: Sequence[tuple[str, str]],
+            extra: Mapping[str, str],
+            golden: Set[str] = frozenset(),
+        ) -> None:
+            """Each segment's case run, after a run of the cases of ``golden`` it holds."""
             for first, last in segments:
+                keys = ordered[position[first] : position[last] + 1]
+                for g_first, g_last in contiguous_segments(keys, golden.intersection(keys)):
+                    run(["golden_cases"], {}, tags=range_tags(g_first, g_last))
                 start = MultiPartitionKey({"run": run_key, "case": first})
                 end = MultiPartitionKey({"run": run_key, "case": last})
                 run(PER_CASE_ASSETS, extra, tags=range_tags(str(start), str(end)))
@@ -239,26 +269,49 @@ def evaluate(
         if segments and env.settings.executor == "in_process":  # steps encode in this process
             prefetch_schema(env.bkg)  # the encoder loads on another core while Dagster sets up
         with fixed_partitions(instance):
-            for first, last in contiguous_segments(ordered, changed):
-                run(["golden_cases"], {}, tags=range_tags(first, last))
+            freeze_setup()  # the instance, definitions and cases live until the end
             size = env.settings.cases_per_wave(len(selected) - len(current))
             waves = with_short_tail(
                 split_segments(ordered, segments, size), 2 * env.settings.concurrency
             )
-            if env.settings.executor == "in_process" and len(waves) > 1:
-                with runs_in_threads(instance):
-                    run_waves(waves, run_cases, env.settings)
-            else:  # steps in other processes cannot share the chatbot's limit: one at a time
-                run_cases(segments, {})
-            verdicts = env.store.latest("oracle_verdicts", run_key, selected)
-            stale = [c for c in selected if verdicts.get(c, {}).get("stale_tables")]
-            if stale:
-                run_cases(contiguous_segments(ordered, stale), {"refresh": "true"})
-            run(RUN_ASSETS, {}, partition_key=run_key)
+            # a wave's changed golden cases run just before it, so only the first wave's delay
+            # the first question; changed cases outside every wave run now
+            for first, last in contiguous_segments(
+                ordered, changed - {k for w in waves for k in w}
+            ):
+                run(["golden_cases"], {}, tags=range_tags(first, last))
+            # the summary's run is created while the last wave is asked, not after its evaluation
+            prepared: list[PreparedRun] = []
+
+            def prepare_summary() -> None:
+                prepared.append(
+                    prepare_in_process(instance, RUN_ASSETS, overrides, partition_key=run_key)
+                )
+
+            try:
+                if env.settings.executor == "in_process" and len(waves) > 1:
+                    with runs_in_threads(instance):
+                        run_waves(
+                            waves,
+                            lambda w: run_cases([(w[0], w[-1])], {}, changed),
+                            env.settings,
+                            meanwhile=prepare_summary,
+                        )
+                else:  # steps in other processes cannot share the chatbot's limit: one at a time
+                    run_cases(segments, {}, changed)
+                verdicts = env.store.latest("oracle_verdicts", run_key, selected)
+                stale = [c for c in selected if verdicts.get(c, {}).get("stale_tables")]
+                if stale:
+                    run_cases(contiguous_segments(ordered, stale), {"refresh": "true"})
+                if prepared:
+                    prepared.pop().execute()
+                else:
+                    run(RUN_ASSETS, {}, partition_key=run_key)
+            finally:
+                for unused in prepared:  # a wave failed: the summary never starts
+                    unused.discard()
         prune_runs(instance, env.settings.retain_runs)
         return env.store.latest("eval_run", run_key, [""])[""]
-    finally:
-        env.close()
 
 
 def summary_path(summary: Mapping[str, Any]) -> Path:

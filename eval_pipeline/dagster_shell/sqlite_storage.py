@@ -16,21 +16,34 @@ Use it from dagster.yaml::
 
 import itertools
 import os
+import sqlite3
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from dagster import DagsterEventType, Field, StringSource
 from dagster._config.config_schema import UserConfigSchema
 from dagster._core.errors import DagsterInvariantViolationError
 from dagster._core.events.log import EventLogEntry
-from dagster._core.storage.event_log.schema import SqlEventLogStorageTable
-from dagster._core.storage.event_log.sqlite.sqlite_event_log import SqliteEventLogStorage
+from dagster._core.storage.event_log.schema import (
+    SqlEventLogStorageMetadata,
+    SqlEventLogStorageTable,
+)
+from dagster._core.storage.event_log.sqlite import sqlite_event_log
+from dagster._core.storage.event_log.sqlite.sqlite_event_log import (
+    INDEX_SHARD_NAME,
+    SqliteEventLogStorage,
+)
+from dagster._core.storage.sql import get_alembic_config
 from dagster._serdes import ConfigurableClassData
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.pool import NullPool
+from sqlalchemy.exc import DatabaseError
+from sqlalchemy.pool import NullPool, QueuePool
 
 BATCH_SIZE_ENV = "DAGSTER_EVENT_BATCH_SIZE"
 DEFAULT_BATCH_SIZE = 1000
@@ -77,6 +90,12 @@ def test_instance_overrides(base_dir: str) -> dict[str, Any]:
 
 
 test_instance_overrides.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+
+
+@cache
+def _migrations() -> ScriptDirectory:
+    """Dagster's event log migration scripts, parsed once per process."""
+    return ScriptDirectory.from_config(get_alembic_config(sqlite_event_log.__file__))
 
 
 def _batchable(entry: EventLogEntry) -> bool:
@@ -133,11 +152,32 @@ class BatchingSqliteEventLogStorage(SqliteEventLogStorage):
                 self._engines.pop(next(iter(self._engines))).dispose()
             engine = create_engine(
                 self.conn_string_for_shard(shard),
-                poolclass=NullPool,
+                poolclass=QueuePool if shard == INDEX_SHARD_NAME else NullPool,
                 connect_args={"timeout": BUSY_TIMEOUT_S},
             )
         self._engines[shard] = engine  # most recently used last
         return engine
+
+    def _initdb(self, engine: Engine, for_index_shard: bool = False) -> None:
+        """Create a missing shard as Dagster does (its tables, WAL, stamped at the head revision).
+
+        Dagster parses its migration scripts twice for every run's new shard, and once more to
+        check each existing one: 60 ms per run, three runs before the first chatbot answer.
+        A shard another process is creating at the same moment is left to Dagster's retries.
+        """
+        if for_index_shard:
+            super()._initdb(engine, for_index_shard=True)
+            return
+        try:
+            with engine.connect() as conn:
+                migration = MigrationContext.configure(conn)
+                if migration.get_current_revision() is None:
+                    conn.execute(text("PRAGMA journal_mode=WAL;"))  # first: the DDL is cheaper
+                    SqlEventLogStorageMetadata.create_all(conn)
+                    migration.stamp(_migrations(), "head")
+                    conn.commit()
+        except (DatabaseError, sqlite3.DatabaseError):
+            super()._initdb(engine)
 
     @contextmanager
     def _connect(self, shard: str) -> Iterator[Connection]:
