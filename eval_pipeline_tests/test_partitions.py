@@ -12,7 +12,7 @@ from eval_pipeline.dagster_shell.partitions import (
     run_case_key,
     split_key,
     split_segments,
-    with_short_tail,
+    with_short_ends,
 )
 
 
@@ -46,12 +46,20 @@ def test_split_segments_cuts_each_segment_in_order_never_across_segments() -> No
     assert split_segments(order, [], 3) == []
 
 
-def test_the_last_wave_ends_with_a_short_wave_of_its_own() -> None:
+def test_the_first_and_last_waves_are_split_into_short_ones() -> None:
     waves = [["a", "b", "c"], ["d", "e", "f"], ["g", "h", "i"]]
-    assert with_short_tail(waves, 2) == [["a", "b", "c"], ["d", "e", "f"], ["g"], ["h", "i"]]
-    assert with_short_tail(waves, 3) == waves, "already short enough"
-    assert with_short_tail([["a", "b", "c"]], 1) == [["a", "b", "c"]], "one wave stays whole"
-    assert with_short_tail([], 2) == []
+    assert with_short_ends(waves, 1, 2) == [
+        ["a"],
+        ["b", "c"],
+        ["d", "e", "f"],
+        ["g"],
+        ["h", "i"],
+    ]
+    assert with_short_ends(waves, 3, 3) == waves, "already short enough"
+    assert with_short_ends(waves, 0, 0) == waves
+    assert with_short_ends([["a", "b", "c"]], 1, 1) == [["a", "b", "c"]], "one wave stays whole"
+    assert with_short_ends([["a", "b"], ["c", "d"]], 1, 1) == [["a"], ["b"], ["c"], ["d"]]
+    assert with_short_ends([], 1, 2) == []
 
 
 def test_split_key_round_trip_uses_dimension_names() -> None:

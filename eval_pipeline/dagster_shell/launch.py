@@ -51,7 +51,7 @@ from eval_pipeline.dagster_shell.partitions import (
     contiguous_segments,
     covering_segments,
     split_segments,
-    with_short_tail,
+    with_short_ends,
 )
 from eval_pipeline.definitions import build_definitions
 from eval_pipeline.environment import Environment
@@ -271,8 +271,9 @@ def evaluate(
         with fixed_partitions(instance):
             freeze_setup()  # the instance, definitions and cases live until the end
             size = env.settings.cases_per_wave(len(selected) - len(current))
-            waves = with_short_tail(
-                split_segments(ordered, segments, size), 2 * env.settings.concurrency
+            concurrency = env.settings.concurrency
+            waves = with_short_ends(
+                split_segments(ordered, segments, size), concurrency, 2 * concurrency
             )
             # a wave's changed golden cases run just before it, so only the first wave's delay
             # the first question; changed cases outside every wave run now

@@ -97,14 +97,19 @@ def split_segments(
     return pieces
 
 
-def with_short_tail(waves: Sequence[Sequence[str]], tail: int) -> list[list[str]]:
-    """``waves`` with the last one's final ``tail`` keys split off into a wave of their own.
+def with_short_ends(waves: Sequence[Sequence[str]], head: int, tail: int) -> list[list[str]]:
+    """``waves`` with the first one's first ``head`` keys and the last one's final ``tail`` keys
+    split off into waves of their own.
 
-    What follows the chatbot's last answer is the last wave's evaluation, then the summary: a
-    short last wave shortens it. A single wave stays whole (nothing would overlap it).
+    Before the first question comes the first wave's setup (its golden cases, its run), after
+    the last answer the last wave's evaluation, then the summary: short end waves shorten both.
+    A single wave stays whole (nothing would overlap it).
     """
     out = [list(w) for w in waves]
     if len(out) > 1 and len(out[-1]) > tail > 0:
         last = out.pop()
         out += [last[:-tail], last[-tail:]]
+    if len(out) > 1 and len(out[0]) > head > 0:
+        first = out.pop(0)
+        out[:0] = [first[:head], first[head:]]
     return out
