@@ -84,9 +84,8 @@ class Settings(BaseSettings):
         ge=0,
         description="In process, cases per Dagster run of an evaluation; up to three such waves "
         "overlap so evaluation hides behind the chatbot's latency. 0 picks "
-        "max(4 x concurrency, cases / 8); with several waves the first concurrency cases and the "
-        "last 2 x concurrency cases form short waves of their own; at least the number of cases "
-        "means one run.",
+        "max(4 x concurrency, cases / 8); with several waves the first and the last concurrency "
+        "cases form short waves of their own; at least the number of cases means one run.",
     )
     refresh: bool = Field(
         default=False, description="Re-ask the chatbot even when a stored answer is reusable."

@@ -48,18 +48,12 @@ def test_split_segments_cuts_each_segment_in_order_never_across_segments() -> No
 
 def test_the_first_and_last_waves_are_split_into_short_ones() -> None:
     waves = [["a", "b", "c"], ["d", "e", "f"], ["g", "h", "i"]]
-    assert with_short_ends(waves, 1, 2) == [
-        ["a"],
-        ["b", "c"],
-        ["d", "e", "f"],
-        ["g"],
-        ["h", "i"],
-    ]
-    assert with_short_ends(waves, 3, 3) == waves, "already short enough"
-    assert with_short_ends(waves, 0, 0) == waves
-    assert with_short_ends([["a", "b", "c"]], 1, 1) == [["a", "b", "c"]], "one wave stays whole"
-    assert with_short_ends([["a", "b"], ["c", "d"]], 1, 1) == [["a"], ["b"], ["c"], ["d"]]
-    assert with_short_ends([], 1, 2) == []
+    assert with_short_ends(waves, 1) == [["a"], ["b", "c"], ["d", "e", "f"], ["g", "h"], ["i"]]
+    assert with_short_ends(waves, 3) == waves, "already short enough"
+    assert with_short_ends(waves, 0) == waves
+    assert with_short_ends([["a", "b", "c"]], 1) == [["a", "b", "c"]], "one wave stays whole"
+    assert with_short_ends([["a", "b"], ["c", "d"]], 1) == [["a"], ["b"], ["c"], ["d"]]
+    assert with_short_ends([], 2) == []
 
 
 def test_split_key_round_trip_uses_dimension_names() -> None:

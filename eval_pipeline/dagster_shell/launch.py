@@ -271,9 +271,8 @@ def evaluate(
         with fixed_partitions(instance):
             freeze_setup()  # the instance, definitions and cases live until the end
             size = env.settings.cases_per_wave(len(selected) - len(current))
-            concurrency = env.settings.concurrency
             waves = with_short_ends(
-                split_segments(ordered, segments, size), concurrency, 2 * concurrency
+                split_segments(ordered, segments, size), env.settings.concurrency
             )
             # a wave's changed golden cases run just before it, so only the first wave's delay
             # the first question; changed cases outside every wave run now

@@ -97,19 +97,21 @@ def split_segments(
     return pieces
 
 
-def with_short_ends(waves: Sequence[Sequence[str]], head: int, tail: int) -> list[list[str]]:
-    """``waves`` with the first one's first ``head`` keys and the last one's final ``tail`` keys
+def with_short_ends(waves: Sequence[Sequence[str]], size: int) -> list[list[str]]:
+    """``waves`` with the first one's first ``size`` keys and the last one's final ``size`` keys
     split off into waves of their own.
 
     Before the first question comes the first wave's setup (its golden cases, its run), after
     the last answer the last wave's evaluation, then the summary: short end waves shorten both.
-    A single wave stays whole (nothing would overlap it).
+    With ``size`` the chatbot's concurrency, the wave before the last one has its answers a
+    round earlier, so its evaluation hides behind the last wave's calls. A single wave stays
+    whole (nothing would overlap it).
     """
     out = [list(w) for w in waves]
-    if len(out) > 1 and len(out[-1]) > tail > 0:
+    if len(out) > 1 and len(out[-1]) > size > 0:
         last = out.pop()
-        out += [last[:-tail], last[-tail:]]
-    if len(out) > 1 and len(out[0]) > head > 0:
+        out += [last[:-size], last[-size:]]
+    if len(out) > 1 and len(out[0]) > size > 0:
         first = out.pop(0)
-        out[:0] = [first[:head], first[head:]]
+        out[:0] = [first[:size], first[size:]]
     return out
