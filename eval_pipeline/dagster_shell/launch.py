@@ -199,9 +199,9 @@ def run_waves(
     questions already fill the chatbot's slots, so evaluation hides behind the chatbot's latency.
 
     Every wave's steps share one limit of ``concurrency`` calls, served to the earliest step
-    first. Each wave is launched once the one before it is being served, so no two runs set up
-    at once and slow the answers streaming in. Once the last wave is launched, ``meanwhile`` runs
-    in this thread.
+    first. Each wave is launched once the one before it has a round of calls in flight (or all
+    of its calls, if fewer), so no two runs set up at once, and no run sets up while a wave's
+    first calls are opened. Once the last wave is launched, ``meanwhile`` runs in this thread.
     """
     limit = shared_limit(settings.chatbot_endpoint, settings.concurrency)
     before = limit.granted
@@ -209,7 +209,9 @@ def run_waves(
         launched = []
         for wave in waves:
             launched.append(pool.submit(run_wave, wave))
-            limit.wait_for_grant(before, stop=launched[-1].done)
+            limit.wait_for_grant(
+                before + min(len(wave), limit.capacity) - 1, stop=launched[-1].done
+            )
             before += len(wave)
         meanwhile()
         for future in launched:
