@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -410,9 +411,23 @@ def golden_cases(n: int) -> list[dict[str, Any]]:
     return cases
 
 
-def write_golden(n: int, path: Path) -> Path:
+def spread_cases(n: int, of: int) -> list[dict[str, Any]]:
+    """``n`` of the first ``of`` cases, drawn at random (fixed seed), so they mix as those do.
+
+    Templates run out at different points, so a prefix's mix drifts with its length: the
+    monthly-window questions, whose KPI is among the heaviest, are 19% of 1,000 cases and 38%
+    of 10,000. Sizes compared for linearity must ask the same mix.
+    """
+    pool = golden_cases(of)
+    picked = sorted(random.Random(0).sample(range(of), n))  # a stride would alias the rotation
+    return [{**pool[i], "id": f"B{k + 1:05d}"} for k, i in enumerate(picked)]
+
+
+def write_golden(n: int, path: Path, spread_over: int | None = None) -> Path:
+    """``golden_cases(n)``, or ``spread_cases(n, spread_over)``, as a golden dataset file."""
+    cases = spread_cases(n, spread_over) if spread_over else golden_cases(n)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(golden_cases(n), indent=1))
+    path.write_text(json.dumps(cases, indent=1))
     return path
 
 

@@ -2,10 +2,11 @@
 
 Each size is one evaluation (every asset through the report) in a fresh subprocess with its own
 EVAL_HOME and persistent Dagster instance, against the demo bot (a subprocess) with no added
-latency. The child reports its wall time and its peak RSS, the larger of two measures of what it
-and its child processes (the sentence encoder) held together: the most seen by sampling their
-RSS every 50 ms from /proc, and the sum of the kernel's exact high-water marks of the process and
-of its largest child (as if both had peaked at once).
+latency. Every size asks the same mix of questions, that of the largest (``spread_cases``). The
+child reports its wall time and its peak RSS, the larger of two measures of what it and its
+child processes (the sentence encoder) held together: the most seen by sampling their RSS every
+50 ms from /proc, and the sum of the kernel's exact high-water marks of the process and of its
+largest child (as if both had peaked at once).
 
     .venv/bin/python bench/scale.py [--sizes 1000 5000 10000] [--concurrency 32]
 """
@@ -100,11 +101,12 @@ def child(home: Path, golden: Path, url: str, bot_url: str, concurrency: int) ->
 
 
 def run_size(
-    root: Path, size: int, url: str, bot_url: str, concurrency: int
+    root: Path, size: int, largest: int, url: str, bot_url: str, concurrency: int
 ) -> tuple[float, float]:
-    """(seconds, peak RSS in MiB) of one evaluation of ``size`` cases in a fresh subprocess."""
+    """(seconds, peak RSS in MiB) of one evaluation of ``size`` cases in a fresh subprocess,
+    with the question mix of the ``largest`` size."""
     work = root / f"n{size}"
-    golden = common.write_golden(size, work / "golden.json")
+    golden = common.write_golden(size, work / "golden.json", spread_over=largest)
     command = [sys.executable, __file__, "--child", str(work / "home"), str(golden), url, bot_url]
     out = subprocess.run(
         [*command, "--concurrency", str(concurrency)],
@@ -145,7 +147,9 @@ def main(argv: list[str] | None = None) -> str:
         url = common.build_warehouse(root / "warehouse")
         with common.bot_process(url) as bot_url:
             for size in (small, middle, large):
-                times[size], peaks[size] = run_size(root, size, url, bot_url, args.concurrency)
+                times[size], peaks[size] = run_size(
+                    root, size, large, url, bot_url, args.concurrency
+                )
                 print(f"{size} cases: {times[size]:.1f}s peak_rss={peaks[size]:.0f}MiB", flush=True)
     line = (
         f"scale: t{_label(small)}={times[small]:.1f}s t{_label(middle)}={times[middle]:.1f}s "

@@ -12,6 +12,7 @@ import re
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -53,6 +54,22 @@ def test_generated_cases_are_distinct_valid_and_stable(tmp_path: Path) -> None:
     assert len(load_golden(path, load_bkg(DEMO_DATA / "bkg.json"))) == 120
     with pytest.raises(ValueError, match="distinct cases"):
         common.golden_cases(10**6)
+
+
+def test_spread_cases_keep_the_mix_of_the_larger_set() -> None:
+    common = bench_module("common")
+    pool = common.golden_cases(1200)
+    spread = common.spread_cases(300, 1200)
+    questions = {c["question"] for c in pool}
+    assert len({c["question"] for c in spread} & questions) == 300
+    assert len({c["id"] for c in spread}) == 300
+    assert spread == common.spread_cases(300, 1200), "the same draw every time"
+
+    def monthly_share(cases: list[dict[str, Any]]) -> float:
+        return sum(c["tags"][0] == "monthly" for c in cases) / len(cases)
+
+    assert monthly_share(common.golden_cases(300)) < monthly_share(pool) - 0.05
+    assert monthly_share(spread) == pytest.approx(monthly_share(pool), abs=0.04)
 
 
 @pytest.mark.parametrize(("tokens", "window"), [(1, 0.7), (7, 0.7), (40, 0.7), (400, 0.7)])
