@@ -31,7 +31,6 @@ from eval_pipeline.core.models import (
     Reference,
     ReferenceValue,
 )
-from eval_pipeline.core.query_memo import MemoisedQueries
 
 SQLGLOT_DIALECTS: dict[str, str] = {"sqlite": "sqlite", "postgresql": "postgres"}
 _WRITES = (exp.Insert, exp.Update, exp.Delete, exp.Merge, exp.Create, exp.Drop, exp.Alter)
@@ -252,7 +251,6 @@ class BKGRuntime:
                 else:
                     self._loaded[(kind, fn.name)] = _Loaded(target, None)
         self._memo: dict[tuple[str, str, str, str], Any] = {}
-        self._reads: dict[str, MemoisedQueries] = {}
         self._key_locks: dict[tuple[str, str, str, str], threading.Lock] = {}
         self._lock = threading.Lock()
         self._calls = 0
@@ -279,11 +277,7 @@ class BKGRuntime:
             raise RuntimeError(f"{FUNCTION_KINDS[kind]}.{name} {loaded.error}")
         target = loaded.call
         full = with_defaults(fn, params)
-        with self._lock:
-            if db.url not in self._reads:
-                self._reads[db.url] = MemoisedQueries(db)
-            reads = self._reads[db.url]
-        return self._memoised(kind, name, db, full, lambda: target(reads, **full))
+        return self._memoised(kind, name, db, full, lambda: target(db, **full))
 
     def _memoised(
         self, kind: str, name: str, db: Database, params: Mapping[str, Any], run: Callable[[], Any]
