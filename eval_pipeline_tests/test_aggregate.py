@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from eval_pipeline.core.aggregate import GatePolicy, judge_case, summarize_run, weighted_overall
+from eval_pipeline.core.aggregate import (
+    GatePolicy,
+    for_summary,
+    judge_case,
+    summarize_run,
+    weighted_overall,
+)
 from eval_pipeline.core.models import DimensionResult
 from eval_pipeline.settings import BARE_WEIGHTS, FULL_WEIGHTS
 
@@ -226,3 +232,25 @@ def test_run_summary_latency_and_the_trend_carry_latency_and_cost() -> None:
     runs = trend([s, s2])["runs"]
     assert [r["latency_mean_s"] for r in runs] == [2.0, 2.0]
     assert [r["cost_usd"] for r in runs] == [None, 0.25]
+
+
+def test_outcomes_for_the_summary_drop_evidence_but_summarize_the_same() -> None:
+    dims = good_dims(
+        latency=dim("latency", 1.0, latency_s=1.5, ttft_s=0.3, chunks=[1, 2, 3]),
+        oracle=dim("oracle", 0.0, has_tool_evidence=True, contradicted=1, claims=["x" * 1000]),
+    )
+    outcome = judge_case(
+        "a",
+        dims,
+        has_expected_answer=False,
+        has_reference=True,
+        chatbot_errors=[],
+        policy=POLICY,
+    )
+    slim = for_summary(outcome)
+    assert slim.dimensions["latency"].details == {"latency_s": 1.5, "ttft_s": 0.3}
+    assert slim.dimensions["oracle"].details == {}
+    assert outcome.dimensions["oracle"].details["contradicted"] == 1, "the original is unchanged"
+    full, trimmed = (summarize_run("r1", [o], report_path="/tmp/r.html") for o in (outcome, slim))
+    assert {**full, "created_at": ""} == {**trimmed, "created_at": ""}
+    assert full["verdict_counts"]["contradicted"] == 1 and full["latency"]["mean_s"] == 1.5

@@ -164,6 +164,20 @@ def test_changes_are_comparison_claims_signed_by_direction(
     assert claim.value == pytest.approx(value)
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Audits made up 37.2% of all inspections.",
+        "Small sites make up 41% of the total.",
+        "The regions add up 100% between them.",
+        "Incidents, broken down 60% by site, were rare.",
+    ],
+)
+def test_a_phrasal_up_or_down_is_no_change(answer: str) -> None:
+    (claim,) = extract_claims("TC_001", "q", answer).claims
+    assert (claim.kind, claim.direction, claim.value > 0) == ("numeric", None, True)
+
+
 def test_levels_around_a_change_stay_levels() -> None:
     answer = "In 2026-03, 292 were completed, up 21 from 271, then rose to 300."
     assert [(t, k) for t, k, _ in claims_of(answer)] == [

@@ -143,18 +143,26 @@ def test_waves_overlap_in_threads_within_the_chatbots_concurrency(tmp_path: Path
     assert summary["calls"]["chatbot"] == 5
 
 
-def test_each_wave_brings_its_golden_cases_and_the_summary_run_is_made_meanwhile(
+def test_the_first_round_is_asked_ahead_and_each_wave_brings_its_golden_cases(
     tmp_path: Path,
 ) -> None:
-    """Only the first wave's golden cases precede the first question; the run-level run is
-    created while the last wave is still running, and every run ends in success."""
+    """The first wave's questions go out before Dagster creates any run, and the second wave
+    sets up first; each wave's golden cases run just before it, the run-level run is created
+    while the last wave is still running, every run succeeds and no question is asked twice."""
+    from eval_pipeline_tests import tiny_chatbot
+
     overrides = {**tiny_overrides(tmp_path, "slow_honest"), "wave_cases": "2", "concurrency": "2"}
+    tiny_chatbot.ASKED.clear()
+    tiny_chatbot.ASKED_AT.clear()
     with eval_instance() as instance:
-        evaluate("r-golden", overrides=overrides, instance=instance)
+        summary = evaluate("r-golden", overrides=overrides, instance=instance)
         golden = materialized_partitions(instance, "golden_cases")
         cases = materialized_partitions(instance, "judge_scores")
         records = {r.dagster_run.run_id: r for r in instance.get_run_records()}
         (summary_run,) = materialized_partitions(instance, "eval_run")
+        logs = "\n".join(
+            e.user_message for run_id in cases for e in instance.all_logs(run_id) if e.user_message
+        )
 
     assert sorted(sorted(keys) for keys in golden.values()) == [
         ["TC_001", "TC_002"],
@@ -162,12 +170,17 @@ def test_each_wave_brings_its_golden_cases_and_the_summary_run_is_made_meanwhile
         ["TC_005"],
     ]
     assert all(r.dagster_run.status == DagsterRunStatus.SUCCESS for r in records.values())
+    assert set(tiny_chatbot.ASKED.values()) == {1} and summary["calls"]["chatbot"] == 5
+    first_run = min(r.create_timestamp.timestamp() for r in records.values())
+    assert sorted(tiny_chatbot.ASKED_AT)[1] < first_run, "the first round is asked ahead"
+    assert "asked_before_the_run=2" in logs and "asked_before_the_run=0" in logs
     case_of = {min(keys).split("|")[0]: run_id for run_id, keys in cases.items()}
     golden_of = {min(keys): run_id for run_id, keys in golden.items()}
-    for first in ("TC_003", "TC_005"):  # a later wave's golden run starts after the first wave
-        assert (
-            records[golden_of[first]].create_timestamp > records[case_of["TC_001"]].create_timestamp
-        )
+    created = {k: records[v].create_timestamp for k, v in golden_of.items()}
+    assert created["TC_003"] < created["TC_001"], "the second wave sets up first"
+    # the third wave is launched once the second has its round of calls
+    assert created["TC_005"] > records[case_of["TC_003"]].create_timestamp
+    for first in ("TC_001", "TC_003", "TC_005"):
         assert records[golden_of[first]].end_time <= records[case_of[first]].start_time
     last_wave_end = max(records[run_id].end_time for run_id in cases)
     assert records[summary_run].create_timestamp.timestamp() < last_wave_end
@@ -298,13 +311,22 @@ def test_a_new_judge_version_rescores_without_asking_the_chatbot(
     assert not any(c["reused"] for c in again["cases"])
 
 
-def test_a_table_changed_between_answer_and_check_is_stale_and_requeued(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("concurrency", "stale"),
+    [
+        ("5", {f"TC_00{i}" for i in range(1, 6)}),  # all asked ahead, before the refresh
+        ("1", {"TC_001"}),  # only the first asked ahead; the step asks the rest after it
+    ],
+)
+def test_a_table_changed_between_answer_and_check_is_stale_and_requeued(
+    tmp_path: Path, concurrency: str, stale: set[str]
+) -> None:
     from eval_pipeline.core.results_store import ResultsStore
     from eval_pipeline_tests import tiny_chatbot
 
     overrides = tiny_overrides(tmp_path, "refresh_during_first_answer")
-    overrides["concurrency"] = "1"
-    overrides["wave_cases"] = "5"  # one wave: a later wave would be asked after the refresh
+    overrides["concurrency"] = concurrency
+    overrides["wave_cases"] = "5"  # one wave
     tiny_chatbot.ASKED.clear()
     with eval_instance() as instance:
         summary = evaluate("r5", overrides=overrides, instance=instance)
@@ -314,14 +336,16 @@ def test_a_table_changed_between_answer_and_check_is_stale_and_requeued(tmp_path
         for case_id in (f"TC_00{i}" for i in range(1, 6))
         if store.history("oracle_verdicts", "r5", case_id)[0].get("stale_tables")
     }
-    # every tiny case reads the orders table, which changed while the first batch was answered
-    assert stale_first == {f"TC_00{i}" for i in range(1, 6)}
+    # every tiny case reads the orders table, which changed during the first answer: the cases
+    # asked before it was in carry the table versions read before they were asked
+    assert stale_first == stale
     for case_id in stale_first:
         history = store.history("oracle_verdicts", "r5", case_id)
         assert len(history) == 2, "a stale case is re-queued once"
         assert all(v["verdict"] == "stale" for v in history[0]["verdicts"])
         assert not history[1]["stale_tables"]
-    assert all(n == 2 for n in tiny_chatbot.ASKED.values()), tiny_chatbot.ASKED
+    expected = [2] * len(stale) + [1] * (5 - len(stale))
+    assert sorted(tiny_chatbot.ASKED.values(), reverse=True) == expected
     assert summary["verdict_counts"]["stale"] == 0
     assert summary["verdict_counts"]["contradicted"] == 0
     assert summary["cases_passed"] == 5

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,3 +74,39 @@ def test_non_finite_numbers_are_stored_as_null_and_views_exist(tmp_path: Path) -
     assert store.latest("a", "r") == {"c": {"x": None, "y": [None, 1.5]}}
     views = set(sa.inspect(store.engine).get_view_names())
     assert {"eval_dimension_scores", "eval_claims", "eval_runs"} <= views
+
+
+def test_stored_records_are_read_in_key_order_a_chunk_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from eval_pipeline.dagster_shell import io_manager
+    from eval_pipeline.dagster_shell.io_manager import StoredRecords
+
+    store = ResultsStore(f"sqlite:///{tmp_path / 'r.db'}")
+
+    def write(case_id: str, version: int) -> None:
+        payload = {"case": case_id, "version": version}
+        store.append("judge_scores", [StoredRecord("r1", case_id, payload, str(version))], "run")
+
+    for case_id in ("c", "a", "e", "b"):
+        write(case_id, 1)
+    write("a", 2)
+    reads: list[list[str]] = []
+    latest = store.latest
+
+    def counted(asset: str, run_key: str, case_ids: Any = None) -> Any:
+        reads.append(sorted(case_ids))
+        return latest(asset, run_key, case_ids)
+
+    monkeypatch.setattr(io_manager, "CHUNK", 2)
+    monkeypatch.setattr(store, "latest", counted)
+    records = StoredRecords(store, "judge_scores", {"r1": ["a", "b", "c", "d", "e"]})
+    assert len(records) == 4, "a partition with no record is left out"
+    assert reads == [], "nothing is read before the records are iterated"
+    assert [(k, r["version"]) for k, r in records.records()] == [
+        (("r1", "a"), 2),
+        (("r1", "b"), 1),
+        (("r1", "c"), 1),
+        (("r1", "e"), 1),
+    ]
+    assert reads == [["a", "b"], ["c", "e"]]

@@ -15,12 +15,14 @@ from eval_pipeline.demo import tiny
 Chat = Callable[[str, str], str]
 
 ASKED: Counter[str] = Counter()
+ASKED_AT: list[float] = []  # wall-clock time of every question, for ordering checks
 _LOCK = threading.Lock()
 
 
 def _count(question: str) -> None:
     with _LOCK:
         ASKED[question] += 1
+        ASKED_AT.append(time.time())
 
 
 def honest(warehouse_url: str) -> Chat:

@@ -125,6 +125,23 @@ def judge_case(
     )
 
 
+# The only dimension details ``summarize_run`` reads.
+SUMMARY_DETAILS = {"latency": ("latency_s", "ttft_s")}
+
+
+def for_summary(outcome: CaseOutcome) -> CaseOutcome:
+    """The outcome with only the dimension details the run summary reads: a 10,000-case run
+    then holds scores and reasons, not every dimension's evidence (about 20 KB per case)."""
+    dimensions = {
+        name: dim.model_copy(
+            update={"details": {k: dim.details[k] for k in keep if k in dim.details}}
+        )
+        for name, dim in outcome.dimensions.items()
+        for keep in [SUMMARY_DETAILS.get(name, ())]
+    }
+    return outcome.model_copy(update={"dimensions": dimensions})
+
+
 def _percentile(values: Sequence[float], q: float) -> float | None:
     if not values:
         return None

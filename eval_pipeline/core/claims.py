@@ -169,6 +169,11 @@ _CHANGE_BEFORE = re.compile(
     rf"|\b(?i:(?P<up_noun>{_UP_NOUNS})|(?P<down_noun>{_DOWN_NOUNS})|change|swing|difference|gap)"
     r"\s+(?i:of)\s+$"
 )
+# "made up 37.2%", "adds up to", "broken down 60/40": phrasal verbs, not a rise or a fall
+_PHRASAL_BEFORE = re.compile(
+    r"\b(?i:made|makes?|making|add(?:s|ed|ing)?|sum(?:s|med|ming)?|end(?:s|ed|ing)?|"
+    r"broken|broke|breaks?|breaking|split(?:s|ting)?|narrow(?:s|ed|ing)?)\s+$"
+)
 _CHANGE_AFTER = re.compile(
     r"(?P<points>-?(?i:(?:percentage[\s-])?points?)\b)?"
     rf"\s+(?i:(?P<up_noun>{_UP_NOUNS})|(?P<down_noun>{_DOWN_NOUNS})|change|swing|difference|gap|"
@@ -224,6 +229,12 @@ def _as_change(text: str, claim: Claim) -> Claim:
     comparison claim: signed by its direction, in points when written "3-point"."""
     assert claim.value is not None
     before = _CHANGE_BEFORE.search(text[: claim.span[0]])
+    if (
+        before
+        and (before["up"] or before["down"])
+        and _PHRASAL_BEFORE.search(text, 0, before.start())
+    ):
+        before = None
     after = _CHANGE_AFTER.match(text, claim.span[1])
     if before is None and after is None:
         return claim

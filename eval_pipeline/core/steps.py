@@ -15,6 +15,7 @@ from typing import TypeVar
 from eval_pipeline.core.adapters.base import ChatbotAdapter
 from eval_pipeline.core.bkg_grounding import bkg_dimension, table_documents
 from eval_pipeline.core.bkg_runtime import BKGRuntime
+from eval_pipeline.core.call_limit import CallLimit
 from eval_pipeline.core.claims import extract_claims
 from eval_pipeline.core.db import Database
 from eval_pipeline.core.embeddings import default_embedder
@@ -67,6 +68,15 @@ def ask(adapter: ChatbotAdapter, case: GoldenCase) -> ChatPayload:
             status="error",
             errors=[f"adapter failed: {type(exc).__name__}: {exc}"],
         )
+
+
+def ask_in_turn(
+    adapter: ChatbotAdapter, case: GoldenCase, limit: CallLimit, priority: float
+) -> ChatPayload:
+    """One call in its turn under the bot's shared limit; its texts go to the encoder on arrival."""
+    with limit.slot(priority):
+        reply = ask(adapter, case)
+    return prefetch_embeddings(reply)
 
 
 def extract(

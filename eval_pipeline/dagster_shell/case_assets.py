@@ -20,20 +20,19 @@ from dagster import (
     asset,
 )
 
+from eval_pipeline.core.ask_ahead import ANSWERS_AHEAD
 from eval_pipeline.core.call_limit import shared_limit
 from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.models import (
     ChatPayload,
     ClaimContract,
-    GoldenCase,
     OracleResult,
 )
 from eval_pipeline.core.staleness import case_tables, mark_stale, stale_tables
 from eval_pipeline.core.steps import (
-    ask,
+    ask_in_turn,
     extract,
     map_concurrently,
-    prefetch_embeddings,
     prefetch_references,
     prefetch_schema,
     score,
@@ -143,6 +142,7 @@ def chatbot_responses(
     stage = env.stage_fingerprints()
     fingerprints = {key: stage.chatbot(golden_cases.get(("", key[1]))) for key in step.keys}
     asked = referenced = 0
+    taken: list[str] = []  # cases whose answer ``evaluate`` asked ahead
     limit = shared_limit(s.chatbot_endpoint, s.concurrency)
     started = time.monotonic()  # steps of overlapping waves ask in the order they started
 
@@ -158,16 +158,21 @@ def chatbot_responses(
         )
         prefetch_schema(env.bkg)
 
-        def answer(case: GoldenCase) -> dict[str, Any]:
-            """Asked, with the data versions it depends on, while other answers stream in."""
-            with limit.slot(started):
-                reply = ask(env.adapter, case)
-            payload = prefetch_embeddings(reply)
+        def answer(key: tuple[str, str]) -> dict[str, Any]:
+            """Asked (or taken, if ``evaluate`` asked it ahead), with the data versions it
+            depends on, while other answers stream in."""
+            case = cases[key]
+            early = ANSWERS_AHEAD.take((*key, fingerprints[key]))
+            if early is None:
+                payload, versions = ask_in_turn(env.adapter, case, limit, started), current
+            else:
+                payload, versions = early.reply.result(), early.table_versions
+                taken.append(key[1])
             tables = case_tables(case, env.bkg, payload.sql_statements)
-            payload.data_fingerprints = {t: current[t] for t in tables if t in current}
+            payload.data_fingerprints = {t: versions[t] for t in tables if t in versions}
             return payload.model_dump(mode="json")
 
-        out = map_concurrently(answer, cases, s.concurrency)
+        out = map_concurrently(answer, {k: k for k in cases}, s.concurrency)
         asked = len(out)
         if references is not None:
             references.shutdown(wait=True)
@@ -194,6 +199,7 @@ def chatbot_responses(
         {
             "cases": len(batch),
             "chatbot_calls": asked,
+            "asked_before_the_run": len(taken),
             "errors": len(batch) - len(ok),
             "latency_mean_s": round(fmean(latencies), 3) if latencies else 0.0,
             "latency_p95_s": round(p95(latencies), 3),

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Callable, Mapping, Sequence, Set
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import closing
+from contextlib import AbstractContextManager, closing, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,10 +25,11 @@ from dagster._core.storage.tags import (
     PARTITION_NAME_TAG,
 )
 
-from eval_pipeline.core.call_limit import shared_limit
+from eval_pipeline.core.ask_ahead import ANSWERS_AHEAD, first_questions
+from eval_pipeline.core.call_limit import CallLimit, shared_limit
 from eval_pipeline.core.heap import long_lived_objects_frozen
 from eval_pipeline.core.staleness import table_fingerprints
-from eval_pipeline.core.steps import prefetch_schema
+from eval_pipeline.core.steps import ask_in_turn, prefetch_schema
 from eval_pipeline.core.up_to_date import up_to_date_cases
 from eval_pipeline.dagster_shell.automation import (
     cases_job,
@@ -160,6 +162,31 @@ def prepare_in_process(
     )
 
 
+def asking_first_round(
+    env: Environment, run_key: str, selected: Sequence[str], limit: CallLimit
+) -> AbstractContextManager[int]:
+    """In process, the first round of questions goes out now, while Dagster sets up the runs
+    that will record the answers (see ``core.ask_ahead``); yields how many were asked."""
+    if env.settings.executor != "in_process":
+        return nullcontext(0)
+    stage = env.stage_fingerprints()
+    stored = env.store.latest_rows("chatbot_responses", run_key, selected, with_payload=False)
+    questions = first_questions(
+        run_key,
+        {c: env.cases[c] for c in selected},
+        stage.chatbot,
+        {c: row.input_fingerprint for c, row in stored.items()},
+        count=limit.capacity,
+        refresh=env.settings.refresh,
+    )
+    started = time.monotonic()
+    return ANSWERS_AHEAD.asking(
+        questions,
+        lambda case: ask_in_turn(env.adapter, case, limit, started),
+        lambda: stage.tables,
+    )
+
+
 def observe_unseen_tables(instance: DagsterInstance, env: Environment) -> None:
     """A baseline data version for each warehouse table Dagster has never observed.
 
@@ -190,32 +217,45 @@ def up_to_date(
 
 
 def run_waves(
-    waves: Sequence[Sequence[str]],
+    waves: Sequence[tuple[Sequence[str], int]],
     run_wave: Callable[[Sequence[str]], None],
-    settings: Settings,
+    limit: CallLimit,
+    granted: int,
     meanwhile: Callable[[], None] = lambda: None,
 ) -> None:
     """Case runs in overlapping waves: while one wave's answers are evaluated, the next wave's
     questions already fill the chatbot's slots, so evaluation hides behind the chatbot's latency.
 
-    Every wave's steps share one limit of ``concurrency`` calls, served to the earliest step
-    first. Each wave is launched once the one before it has a round of calls in flight (or all
-    of its calls, if fewer), so no two runs set up at once, and no run sets up while a wave's
+    ``waves`` come in launch order, each with the number of calls its steps will make. Every
+    wave's steps share ``limit``, served to the earliest step first; ``granted`` is its count of
+    grants before the first wave's calls. Each wave is launched once the one before it has a
+    round of calls in flight (or all of its calls, if fewer), so no run sets up while a wave's
     first calls are opened. Once the last wave is launched, ``meanwhile`` runs in this thread.
     """
-    limit = shared_limit(settings.chatbot_endpoint, settings.concurrency)
-    before = limit.granted
+    before = granted
     with ThreadPoolExecutor(WAVES_AT_ONCE, thread_name_prefix="wave") as pool:
         launched = []
-        for wave in waves:
+        for wave, calls in waves:
             launched.append(pool.submit(run_wave, wave))
-            limit.wait_for_grant(
-                before + min(len(wave), limit.capacity) - 1, stop=launched[-1].done
-            )
-            before += len(wave)
+            limit.wait_for_grant(before + min(calls, limit.capacity) - 1, stop=launched[-1].done)
+            before += calls
         meanwhile()
         for future in launched:
             future.result()
+
+
+def launch_order(
+    waves: Sequence[Sequence[str]], asked_ahead: int
+) -> list[tuple[Sequence[str], int]]:
+    """Each wave with the calls it will make, in launch order. A first wave whose questions were
+    asked ahead needs no slot for a second, so the second wave sets up first: its calls must be
+    ready when those answers are in; the first wave's run only records them."""
+    order = [(wave, len(wave)) for wave in waves]
+    if asked_ahead and order:
+        first, calls = order[0]
+        order[0] = (first, max(0, calls - asked_ahead))
+        order[:2] = reversed(order[:2])
+    return order
 
 
 def evaluate(
@@ -236,84 +276,112 @@ def evaluate(
     overrides = dict(overrides or {})
     settings = Settings(**overrides)  # type: ignore[arg-type]
     with long_lived_objects_frozen() as freeze_setup, closing(Environment(settings)) as env:
-        cases = env.cases
-        selected = list(case_ids) if case_ids else list(cases)
-        unknown = [c for c in selected if c not in cases]
+        selected = list(case_ids) if case_ids else list(env.cases)
+        unknown = [c for c in selected if c not in env.cases]
         if unknown:
             raise ValueError(f"unknown case id(s) {unknown} in {env.settings.golden_path}")
-        instance = instance or dagster_instance(env.settings)
-        ordered = register_partitions(instance, run_key, list(cases))
-        observe_unseen_tables(instance, env)
-
-        def run(selection: Sequence[str], extra: Mapping[str, str], **kwargs: Any) -> None:
-            run_assets(instance, selection, {**overrides, **extra}, **kwargs)
-
-        position = {key: i for i, key in enumerate(ordered)}
-
-        def run_cases(
-            segments: Sequence[tuple[str, str]],
-            extra: Mapping[str, str],
-            golden: Set[str] = frozenset(),
-        ) -> None:
-            """Each segment's case run, after a run of the cases of ``golden`` it holds."""
-            for first, last in segments:
-                keys = ordered[position[first] : position[last] + 1]
-                for g_first, g_last in contiguous_segments(keys, golden.intersection(keys)):
-                    run(["golden_cases"], {}, tags=range_tags(g_first, g_last))
-                start = MultiPartitionKey({"run": run_key, "case": first})
-                end = MultiPartitionKey({"run": run_key, "case": last})
-                run(PER_CASE_ASSETS, extra, tags=range_tags(str(start), str(end)))
-
-        stored = env.store.latest("golden_cases", "", selected)
-        changed = {c for c in selected if stored.get(c) != cases[c].model_dump(mode="json")}
-        current = set() if env.settings.refresh else up_to_date(instance, env, run_key, selected)
-        segments = covering_segments(ordered, selected, set(selected) - current)
-        if segments and env.settings.executor == "in_process":  # steps encode in this process
-            prefetch_schema(env.bkg)  # the encoder loads on another core while Dagster sets up
-        with fixed_partitions(instance):
-            freeze_setup()  # the instance, definitions and cases live until the end
-            size = env.settings.cases_per_wave(len(selected) - len(current))
-            waves = with_short_ends(
-                split_segments(ordered, segments, size), env.settings.concurrency
-            )
-            # a wave's changed golden cases run just before it, so only the first wave's delay
-            # the first question; changed cases outside every wave run now
-            for first, last in contiguous_segments(
-                ordered, changed - {k for w in waves for k in w}
-            ):
-                run(["golden_cases"], {}, tags=range_tags(first, last))
-            # the summary's run is created while the last wave is asked, not after its evaluation
-            prepared: list[PreparedRun] = []
-
-            def prepare_summary() -> None:
-                prepared.append(
-                    prepare_in_process(instance, RUN_ASSETS, overrides, partition_key=run_key)
+        limit = shared_limit(env.settings.chatbot_endpoint, env.settings.concurrency)
+        granted = limit.granted  # before this evaluation's first call
+        with asking_first_round(env, run_key, selected, limit) as asked_ahead:
+            instance = instance or dagster_instance(env.settings)
+            ordered = register_partitions(instance, run_key, list(env.cases))
+            observe_unseen_tables(instance, env)
+            with fixed_partitions(instance):
+                freeze_setup()  # the instance, definitions and cases live until the end
+                materialize_graph(
+                    instance,
+                    env,
+                    overrides,
+                    run_key,
+                    ordered,
+                    selected,
+                    (limit, granted + asked_ahead, asked_ahead),
                 )
-
-            try:
-                if env.settings.executor == "in_process" and len(waves) > 1:
-                    with runs_in_threads(instance):
-                        run_waves(
-                            waves,
-                            lambda w: run_cases([(w[0], w[-1])], {}, changed),
-                            env.settings,
-                            meanwhile=prepare_summary,
-                        )
-                else:  # steps in other processes cannot share the chatbot's limit: one at a time
-                    run_cases(segments, {}, changed)
-                verdicts = env.store.latest("oracle_verdicts", run_key, selected)
-                stale = [c for c in selected if verdicts.get(c, {}).get("stale_tables")]
-                if stale:
-                    run_cases(contiguous_segments(ordered, stale), {"refresh": "true"})
-                if prepared:
-                    prepared.pop().execute()
-                else:
-                    run(RUN_ASSETS, {}, partition_key=run_key)
-            finally:
-                for unused in prepared:  # a wave failed: the summary never starts
-                    unused.discard()
         prune_runs(instance, env.settings.retain_runs)
         return env.store.latest("eval_run", run_key, [""])[""]
+
+
+def materialize_graph(
+    instance: DagsterInstance,
+    env: Environment,
+    overrides: Mapping[str, str],
+    run_key: str,
+    ordered: Sequence[str],
+    selected: Sequence[str],
+    calls: tuple[CallLimit, int, int],
+) -> None:
+    """The Dagster runs of ``evaluate``: changed golden cases, the cases not up to date in
+    overlapping waves (stale ones once more), then the run-level assets.
+
+    ``calls``: the chatbot's shared limit, its count of grants once the answers asked ahead
+    have their slots, and how many were asked ahead.
+    """
+    limit, granted, asked_ahead = calls
+    cases = env.cases
+
+    def run(selection: Sequence[str], extra: Mapping[str, str], **kwargs: Any) -> None:
+        run_assets(instance, selection, {**overrides, **extra}, **kwargs)
+
+    position = {key: i for i, key in enumerate(ordered)}
+
+    def run_cases(
+        segments: Sequence[tuple[str, str]],
+        extra: Mapping[str, str],
+        golden: Set[str] = frozenset(),
+    ) -> None:
+        """Each segment's case run, after a run of the cases of ``golden`` it holds."""
+        for first, last in segments:
+            keys = ordered[position[first] : position[last] + 1]
+            for g_first, g_last in contiguous_segments(keys, golden.intersection(keys)):
+                run(["golden_cases"], {}, tags=range_tags(g_first, g_last))
+            start = MultiPartitionKey({"run": run_key, "case": first})
+            end = MultiPartitionKey({"run": run_key, "case": last})
+            run(PER_CASE_ASSETS, extra, tags=range_tags(str(start), str(end)))
+
+    stored = env.store.latest("golden_cases", "", selected)
+    changed = {c for c in selected if stored.get(c) != cases[c].model_dump(mode="json")}
+    current = set() if env.settings.refresh else up_to_date(instance, env, run_key, selected)
+    segments = covering_segments(ordered, selected, set(selected) - current)
+    if segments and env.settings.executor == "in_process" and not asked_ahead:
+        # steps encode in this process: the encoder loads on another core while Dagster sets
+        # up. Answers asked ahead start it with the first of them instead: loading it now would
+        # take that core from the second wave's setup, whose calls must be ready first.
+        prefetch_schema(env.bkg)
+    size = env.settings.cases_per_wave(len(selected) - len(current))
+    waves = with_short_ends(split_segments(ordered, segments, size), env.settings.concurrency)
+    # a wave's changed golden cases run just before it, so only the first wave's delay the first
+    # question; changed cases outside every wave run now
+    for first, last in contiguous_segments(ordered, changed - {k for w in waves for k in w}):
+        run(["golden_cases"], {}, tags=range_tags(first, last))
+    # the summary's run is created while the last wave is asked, not after its evaluation
+    prepared: list[PreparedRun] = []
+
+    def prepare_summary() -> None:
+        prepared.append(prepare_in_process(instance, RUN_ASSETS, overrides, partition_key=run_key))
+
+    try:
+        if env.settings.executor == "in_process" and len(waves) > 1:
+            with runs_in_threads(instance):
+                run_waves(
+                    launch_order(waves, asked_ahead),
+                    lambda w: run_cases([(w[0], w[-1])], {}, changed),
+                    limit,
+                    granted,
+                    meanwhile=prepare_summary,
+                )
+        else:  # steps in other processes cannot share the chatbot's limit: one at a time
+            run_cases(segments, {}, changed)
+        verdicts = env.store.latest("oracle_verdicts", run_key, selected)
+        stale = [c for c in selected if verdicts.get(c, {}).get("stale_tables")]
+        if stale:
+            run_cases(contiguous_segments(ordered, stale), {"refresh": "true"})
+        if prepared:
+            prepared.pop().execute()
+        else:
+            run(RUN_ASSETS, {}, partition_key=run_key)
+    finally:
+        for unused in prepared:  # a wave failed: the summary never starts
+            unused.discard()
 
 
 def summary_path(summary: Mapping[str, Any]) -> Path:

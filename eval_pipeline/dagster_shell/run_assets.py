@@ -16,10 +16,11 @@ from dagster import (
     AssetIn,
     MetadataValue,
     Output,
+    PythonObjectDagsterType,
     asset,
 )
 
-from eval_pipeline.core.aggregate import judge_case, summarize_run
+from eval_pipeline.core.aggregate import for_summary, judge_case, summarize_run
 from eval_pipeline.core.compare import compare_runs
 from eval_pipeline.core.models import (
     DimensionResult,
@@ -27,18 +28,18 @@ from eval_pipeline.core.models import (
 from eval_pipeline.core.report import render_report
 from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.dagster_shell.batch import (
-    BATCH,
     GROUP,
     IO,
     md_table,
 )
 from eval_pipeline.dagster_shell.case_assets import PER_CASE_ASSETS
-from eval_pipeline.dagster_shell.io_manager import Batch
+from eval_pipeline.dagster_shell.io_manager import IN_CHUNKS, Batch, StoredRecords
 from eval_pipeline.dagster_shell.partitions import BY_RUN, RUNS
 from eval_pipeline.dagster_shell.resources import EvalEnvironment
 from eval_pipeline.versions import STAGE_VERSIONS
 
 HISTORY_RUNS = 20
+STORED_RECORDS = PythonObjectDagsterType(StoredRecords, name="StoredRecords")
 
 
 def run_checks(
@@ -82,7 +83,11 @@ def build_eval_run(blocking: bool) -> Any:
     @asset(
         name="eval_run",
         partitions_def=RUNS,
-        ins={"judge_scores": AssetIn(partition_mapping=BY_RUN, dagster_type=BATCH)},
+        ins={
+            "judge_scores": AssetIn(
+                partition_mapping=BY_RUN, dagster_type=STORED_RECORDS, metadata=IN_CHUNKS
+            )
+        },
         code_version=STAGE_VERSIONS["eval_run"],
         group_name=GROUP,
         io_manager_key=IO,
@@ -91,33 +96,39 @@ def build_eval_run(blocking: bool) -> Any:
         ],
     )
     def eval_run(
-        context: AssetExecutionContext, environment: EvalEnvironment, judge_scores: Batch
+        context: AssetExecutionContext,
+        environment: EvalEnvironment,
+        judge_scores: StoredRecords,
     ) -> Iterator[Output[Batch] | AssetCheckResult]:
         """Weighted overall score and soft gates per case; coverage and pass rate for the run."""
         env = environment.env
         run_key = context.partition_key
         outcomes = []
-        for (_, case_id), record in sorted(judge_scores.items()):
+        costs = []
+        for (_, case_id), record in judge_scores.records():
+            costs.append(record.get("cost", {}))
             dims = {
                 n: DimensionResult.model_validate(d)
                 for n, d in record.get("dimensions", {}).items()
             }
             outcomes.append(
-                judge_case(
-                    case_id,
-                    dims,
-                    has_expected_answer=record.get("has_expected_answer", False),
-                    has_reference=record.get("has_reference", False),
-                    chatbot_errors=record.get("chatbot_errors", []),
-                    policy=env.policy,
-                    tags=record.get("tags", []),
+                for_summary(
+                    judge_case(
+                        case_id,
+                        dims,
+                        has_expected_answer=record.get("has_expected_answer", False),
+                        has_reference=record.get("has_reference", False),
+                        chatbot_errors=record.get("chatbot_errors", []),
+                        policy=env.policy,
+                        tags=record.get("tags", []),
+                    )
                 )
             )
         run_dir = env.settings.reports_dir / run_key
         summary = summarize_run(run_key, outcomes, report_path=str(run_dir / "report.html"))
         calls, reused = provenance(env.store, run_key, [o.case_id for o in outcomes])
         summary["calls"] = calls
-        summary["cost"] = run_cost([r.get("cost", {}) for r in judge_scores.values()])
+        summary["cost"] = run_cost(costs)
         baseline = baseline_summary(env.store, run_key, env.settings.baseline_run)
         summary["comparison"] = (
             compare_runs(baseline, summary, level=env.settings.significance_level)
