@@ -272,6 +272,9 @@ def evaluate(
 
     Cases whose verdicts came out stale (a table they read changed after the bot answered) are
     re-queued once: asked again and re-verified before the run-level assets.
+
+    In process, the first round of questions is asked before the Dagster instance is opened
+    (``asking_first_round``); the first case run records the answers.
     """
     overrides = dict(overrides or {})
     settings = Settings(**overrides)  # type: ignore[arg-type]
