@@ -19,10 +19,12 @@ ASKED_AT: list[float] = []  # wall-clock time of every question, for ordering ch
 _LOCK = threading.Lock()
 
 
-def _count(question: str) -> None:
+def _count(question: str) -> int:
+    """Count the question; returns how many questions were asked so far, this one included."""
     with _LOCK:
         ASKED[question] += 1
         ASKED_AT.append(time.time())
+        return sum(ASKED.values())
 
 
 def honest(warehouse_url: str) -> Chat:
@@ -59,10 +61,8 @@ def refresh_during_first_answer(warehouse_url: str) -> Chat:
     engine = sa.create_engine(warehouse_url)
 
     def chat(question: str, context: str) -> str:
-        _count(question)
+        first = _count(question) == 1  # decided at once: concurrent calls count too
         text = tiny.answer(question, engine)
-        with _LOCK:
-            first = sum(ASKED.values()) == 1
         if first:
             with engine.begin() as conn:
                 conn.execute(sa.text("UPDATE orders SET updated_at = '2030-01-01 00:00:00'"))
