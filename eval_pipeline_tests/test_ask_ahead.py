@@ -99,10 +99,14 @@ def test_nothing_to_ask_starts_nothing() -> None:
         assert threading.active_count() == before
 
 
-def test_a_wave_answered_ahead_is_launched_after_the_next_one() -> None:
+def test_waves_answered_ahead_are_launched_after_the_first_that_still_asks() -> None:
     waves = [["A", "B"], ["C", "D", "E"], ["F"]]
     assert launch_order(waves, 0) == [(["A", "B"], 2), (["C", "D", "E"], 3), (["F"], 1)]
     assert launch_order(waves, 2) == [(["C", "D", "E"], 3), (["A", "B"], 0), (["F"], 1)]
-    # fewer asked ahead than the first wave holds: it still asks the rest itself
-    assert launch_order(waves, 1) == [(["C", "D", "E"], 3), (["A", "B"], 1), (["F"], 1)]
-    assert launch_order([["A", "B"]], 2) == [(["A", "B"], 0)]
+    assert launch_order(waves, 4) == [(["C", "D", "E"], 1), (["A", "B"], 0), (["F"], 1)]
+    assert launch_order(waves, 5) == [(["F"], 1), (["A", "B"], 0), (["C", "D", "E"], 0)]
+    # the first wave still asks some: it goes first
+    assert launch_order(waves, 1) == [(["A", "B"], 1), (["C", "D", "E"], 3), (["F"], 1)]
+    # nothing left to ask: the order stays
+    assert launch_order(waves, 6) == [(["A", "B"], 0), (["C", "D", "E"], 0), (["F"], 0)]
+    assert launch_order([], 2) == []

@@ -1,11 +1,11 @@
-"""An evaluation's first round of questions, asked while Dagster sets up the runs that record them.
+"""An evaluation's first questions, asked while Dagster sets up the runs that record them.
 
 Opening the Dagster instance and creating the first wave's runs takes most of a second, during
-which the chatbot would sit idle. ``evaluate`` asks that round at once instead; the chatbot step
-of the wave finds each answer here by (run, case, input fingerprint) and records it as its own
-call, with the table versions read before the question was asked, so staleness stays conservative.
-An answer no step takes (its wave failed) is dropped with a warning: the call was made but nothing
-recorded it.
+which the chatbot would sit idle. ``evaluate`` asks the first questions at once instead; the
+chatbot step of the wave holding each finds its answer here by (run, case, input fingerprint) and
+records it as its own call, with the table versions read before the question was asked, so
+staleness stays conservative. An answer no step takes (its wave failed) is dropped with a
+warning: the call was made but nothing recorded it.
 """
 
 from __future__ import annotations

@@ -61,6 +61,9 @@ from eval_pipeline.settings import PROJECT_ROOT, Settings, load_settings
 
 RUN_ASSETS = ("eval_run", "eval_report")
 WAVES_AT_ONCE = 3  # one asking, one queued behind it, one being evaluated
+# Rounds of questions asked before the Dagster instance is opened: the first is in flight while
+# Dagster sets up, the second leaves the next wave's run a round of slack to set up in.
+ROUNDS_AHEAD = 2
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 # The code location's job for each asset selection ``evaluate`` materializes.
 JOB_OF_ASSETS = {
@@ -162,11 +165,11 @@ def prepare_in_process(
     )
 
 
-def asking_first_round(
+def asking_first_rounds(
     env: Environment, run_key: str, selected: Sequence[str], limit: CallLimit
 ) -> AbstractContextManager[int]:
-    """In process, the first round of questions goes out now, while Dagster sets up the runs
-    that will record the answers (see ``core.ask_ahead``); yields how many were asked."""
+    """In process, the first ``ROUNDS_AHEAD`` rounds of questions go out now, while Dagster sets
+    up the runs that will record the answers (see ``core.ask_ahead``); yields how many."""
     if env.settings.executor != "in_process":
         return nullcontext(0)
     stage = env.stage_fingerprints()
@@ -176,7 +179,7 @@ def asking_first_round(
         {c: env.cases[c] for c in selected},
         stage.chatbot,
         {c: row.input_fingerprint for c, row in stored.items()},
-        count=limit.capacity,
+        count=ROUNDS_AHEAD * limit.capacity,
         refresh=env.settings.refresh,
     )
     started = time.monotonic()
@@ -247,15 +250,16 @@ def run_waves(
 def launch_order(
     waves: Sequence[Sequence[str]], asked_ahead: int
 ) -> list[tuple[Sequence[str], int]]:
-    """Each wave with the calls it will make, in launch order. A first wave whose questions were
-    asked ahead needs no slot for a second, so the second wave sets up first: its calls must be
-    ready when those answers are in; the first wave's run only records them."""
-    order = [(wave, len(wave)) for wave in waves]
-    if asked_ahead and order:
-        first, calls = order[0]
-        order[0] = (first, max(0, calls - asked_ahead))
-        order[:2] = reversed(order[:2])
-    return order
+    """Each wave with the calls it will make (those asked ahead, from the first, make none), in
+    launch order: the first wave that still asks goes first, since its calls must be ready when
+    the answers asked ahead are in; the waves before it only record those answers."""
+    order: list[tuple[Sequence[str], int]] = []
+    for wave in waves:
+        covered = min(asked_ahead, len(wave))
+        asked_ahead -= covered
+        order.append((wave, len(wave) - covered))
+    first = next((i for i, (_, calls) in enumerate(order) if calls), 0)
+    return order[first : first + 1] + order[:first] + order[first + 1 :]
 
 
 def evaluate(
@@ -273,8 +277,8 @@ def evaluate(
     Cases whose verdicts came out stale (a table they read changed after the bot answered) are
     re-queued once: asked again and re-verified before the run-level assets.
 
-    In process, the first round of questions is asked before the Dagster instance is opened
-    (``asking_first_round``); the first case run records the answers.
+    In process, the first rounds of questions are asked before the Dagster instance is opened
+    (``asking_first_rounds``); the case runs holding them record the answers.
     """
     overrides = dict(overrides or {})
     settings = Settings(**overrides)  # type: ignore[arg-type]
@@ -285,7 +289,7 @@ def evaluate(
             raise ValueError(f"unknown case id(s) {unknown} in {env.settings.golden_path}")
         limit = shared_limit(env.settings.chatbot_endpoint, env.settings.concurrency)
         granted = limit.granted  # before this evaluation's first call
-        with asking_first_round(env, run_key, selected, limit) as asked_ahead:
+        with asking_first_rounds(env, run_key, selected, limit) as asked_ahead:
             instance = instance or dagster_instance(env.settings)
             ordered = register_partitions(instance, run_key, list(env.cases))
             observe_unseen_tables(instance, env)

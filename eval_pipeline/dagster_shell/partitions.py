@@ -101,11 +101,11 @@ def with_short_ends(waves: Sequence[Sequence[str]], size: int) -> list[list[str]
     """``waves`` with the first one's first ``size`` keys and the last one's final ``size`` keys
     split off into waves of their own.
 
-    With ``size`` the chatbot's concurrency, the first wave is the round of questions asked
-    ahead of every Dagster run, and the wave before the last one has its answers a round
-    earlier, so its evaluation hides behind the last wave's calls: after the last answer come
-    only the last wave's evaluation and the summary. A single wave stays whole (nothing would
-    overlap it).
+    With ``size`` the chatbot's concurrency, the first wave is answered by the first round of
+    questions, asked ahead of every Dagster run, and the wave before the last one has its
+    answers a round earlier, so its evaluation hides behind the last wave's calls: after the
+    last answer come only the last wave's evaluation and the summary. A single wave stays whole
+    (nothing would overlap it).
     """
     out = [list(w) for w in waves]
     if len(out) > 1 and len(out[-1]) > size > 0:

@@ -163,8 +163,8 @@ class BatchingSqliteEventLogStorage(SqliteEventLogStorage):
         """Create a missing shard as Dagster does (its tables, WAL, stamped at the head revision).
 
         Dagster parses its migration scripts twice for every run's new shard, and once more to
-        check each existing one: about 45 ms per run, for two runs before an evaluation's first
-        question and one after its last answer.
+        check each existing one: about 45 ms per run, for the runs a wave's calls wait on and
+        the one after an evaluation's last answer.
         A shard another process is creating at the same moment is left to Dagster's retries.
         """
         if for_index_shard:
