@@ -19,7 +19,9 @@ def test_objects_alive_at_entry_are_frozen_until_the_block_ends() -> None:
         frozen = gc.get_freeze_count()
         assert frozen > 0
         gc.collect()
-        assert gc.get_freeze_count() == frozen, "a collection leaves frozen objects alone"
+        # frozen objects may still die by reference counting (in another thread, say), but a
+        # collection does not thaw the heap
+        assert gc.get_freeze_count() > 0.99 * frozen, "a collection leaves frozen objects alone"
     assert gc.get_freeze_count() == 0
 
 
