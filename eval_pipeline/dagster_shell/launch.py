@@ -349,11 +349,8 @@ def materialize_graph(
     changed = {c for c in selected if stored.get(c) != cases[c].model_dump(mode="json")}
     current = set() if env.settings.refresh else up_to_date(instance, env, run_key, selected)
     segments = covering_segments(ordered, selected, set(selected) - current)
-    if segments and env.settings.executor == "in_process" and not asked_ahead:
-        # steps encode in this process: the encoder loads on another core while Dagster sets
-        # up. Answers asked ahead start it with the first of them instead: loading it now would
-        # take that core from the second wave's setup, whose calls must be ready first.
-        prefetch_schema(env.bkg)
+    if segments and env.settings.executor == "in_process":  # steps encode in this process
+        prefetch_schema(env.bkg)  # the encoder loads on another core while Dagster sets up
     size = env.settings.cases_per_wave(len(selected) - len(current))
     waves = with_short_ends(split_segments(ordered, segments, size), env.settings.concurrency)
     # a wave's changed golden cases run just before it, so only the first wave's delay the first
