@@ -134,10 +134,13 @@ def for_summary(outcome: CaseOutcome) -> CaseOutcome:
     then holds scores and reasons, not every dimension's evidence (about 20 KB per case)."""
     dimensions = {
         name: dim.model_copy(
-            update={"details": {k: dim.details[k] for k in keep if k in dim.details}}
+            update={
+                "details": {
+                    k: v for k, v in dim.details.items() if k in SUMMARY_DETAILS.get(name, ())
+                }
+            }
         )
         for name, dim in outcome.dimensions.items()
-        for keep in [SUMMARY_DETAILS.get(name, ())]
     }
     return outcome.model_copy(update={"dimensions": dimensions})
 

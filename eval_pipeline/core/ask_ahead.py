@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eval_pipeline.core.models import ChatPayload, GoldenCase
+from eval_pipeline.core.reuse import reusable
 
 log = logging.getLogger(__name__)
 
@@ -41,14 +42,14 @@ def first_questions(
     refresh: bool,
 ) -> dict[Key, GoldenCase]:
     """The first ``count`` cases, in the given order, whose answer the chatbot step will ask for
-    rather than reuse: no stored answer with the same input fingerprint (``stored``), or
-    ``refresh``. The same rule as ``reuse_or_compute``, so no question is asked twice."""
+    rather than reuse (``reusable``, as ``reuse_or_compute`` decides), so no question is asked
+    twice; ``stored`` is the input fingerprint of each stored answer."""
     questions: dict[Key, GoldenCase] = {}
     for case_id, case in cases.items():
         if len(questions) >= count:
             break
         fp = fingerprint(case.model_dump(mode="json"))
-        if refresh or stored.get(case_id) != fp:
+        if not reusable(fp, stored.get(case_id), refresh=refresh):
             questions[(run_key, case_id, fp)] = case
     return questions
 

@@ -19,6 +19,11 @@ def fingerprint(*parts: Any) -> str:
     return content_hash(list(parts))
 
 
+def reusable(fingerprint: str, stored: str | None, *, refresh: bool) -> bool:
+    """A stored result stands for a computation whose inputs have this fingerprint."""
+    return not refresh and stored == fingerprint
+
+
 def reuse_or_compute(
     fingerprints: Mapping[K, str],
     previous: Mapping[K, tuple[str, dict[str, Any]]],
@@ -33,7 +38,7 @@ def reuse_or_compute(
     reused = {
         k
         for k, fp in fingerprints.items()
-        if not refresh and k in previous and previous[k][0] == fp
+        if reusable(fp, previous[k][0] if k in previous else None, refresh=refresh)
     }
     out = {k: previous[k][1] for k in reused}
     todo = [k for k in fingerprints if k not in reused]

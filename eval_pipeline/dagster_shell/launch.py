@@ -302,7 +302,9 @@ def evaluate(
                     run_key,
                     ordered,
                     selected,
-                    (limit, granted + asked_ahead, asked_ahead),
+                    limit=limit,
+                    granted=granted,
+                    asked_ahead=asked_ahead,
                 )
         prune_runs(instance, env.settings.retain_runs)
         return env.store.latest("eval_run", run_key, [""])[""]
@@ -315,15 +317,17 @@ def materialize_graph(
     run_key: str,
     ordered: Sequence[str],
     selected: Sequence[str],
-    calls: tuple[CallLimit, int, int],
+    *,
+    limit: CallLimit,
+    granted: int,
+    asked_ahead: int,
 ) -> None:
     """The Dagster runs of ``evaluate``: changed golden cases, the cases not up to date in
     overlapping waves (stale ones once more), then the run-level assets.
 
-    ``calls``: the chatbot's shared limit, its count of grants once the answers asked ahead
-    have their slots, and how many were asked ahead.
+    ``granted`` is the chatbot's shared ``limit``'s count of grants before the evaluation's
+    first call; ``asked_ahead`` calls were made (or are waiting) since, each taking one.
     """
-    limit, granted, asked_ahead = calls
     cases = env.cases
 
     def run(selection: Sequence[str], extra: Mapping[str, str], **kwargs: Any) -> None:
@@ -353,8 +357,8 @@ def materialize_graph(
         prefetch_schema(env.bkg)  # the encoder loads on another core while Dagster sets up
     size = env.settings.cases_per_wave(len(selected) - len(current))
     waves = with_short_ends(split_segments(ordered, segments, size), env.settings.concurrency)
-    # a wave's changed golden cases run just before it, so only the first wave's delay the first
-    # question; changed cases outside every wave run now
+    # a wave's changed golden cases run just before it, so no run sets up more than its own
+    # wave's; changed cases outside every wave run now
     for first, last in contiguous_segments(ordered, changed - {k for w in waves for k in w}):
         run(["golden_cases"], {}, tags=range_tags(first, last))
     # the summary's run is created while the last wave is asked, not after its evaluation
@@ -370,7 +374,7 @@ def materialize_graph(
                     launch_order(waves, asked_ahead),
                     lambda w: run_cases([(w[0], w[-1])], {}, changed),
                     limit,
-                    granted,
+                    granted + asked_ahead,
                     meanwhile=prepare_summary,
                 )
         else:  # steps in other processes cannot share the chatbot's limit: one at a time
