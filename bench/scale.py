@@ -3,10 +3,10 @@
 Each size is one evaluation (every asset through the report) in a fresh subprocess with its own
 EVAL_HOME and persistent Dagster instance, against the demo bot (a subprocess) with no added
 latency. Every size asks the same mix of questions, that of the largest (``spread_cases``). The
-child reports its wall time and its peak RSS, the larger of two measures of what it and its
-child processes (the sentence encoder) held together: the most seen by sampling their RSS every
-50 ms from /proc, and the sum of the kernel's exact high-water marks of the process and of its
-largest child (as if both had peaked at once).
+child reports its wall time and its peak RSS: the most that the kernel's exact high-water marks
+of it and of its child processes (the sentence encoder, Dagster's compute-log watchers) summed
+to, over the processes alive together, as if each had peaked at once (``PeakSampler``). It also
+reports the most they held together when sampled every 50 ms from /proc.
 
     .venv/bin/python bench/scale.py [--sizes 1000 5000 10000] [--concurrency 32]
 """
@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -35,25 +34,43 @@ warnings.filterwarnings("ignore", message=".*is currently in beta")
 SAMPLE_S = 0.05
 
 
-def tree_rss_mib(pid: int) -> float:
-    """Resident memory of a process and all its descendants now, from /proc (Linux)."""
-    total_kib, pending = 0, [pid]
+def tree_memory_mib(pid: int) -> dict[int, tuple[float, float]]:
+    """(resident now, high-water mark) in MiB of a process and each of its descendants, from
+    /proc (Linux).
+
+    ``VmHWM`` is the kernel's exact high-water mark of one process's own memory. Unlike
+    ``getrusage``'s ``ru_maxrss``, it does not carry over an exec: a child that Dagster starts
+    (``tail -F`` for compute logs) would otherwise report its parent's peak as its own.
+    """
+    memory, pending = {}, [pid]
     while pending:
-        proc = Path("/proc") / str(pending.pop())
+        current = pending.pop()
+        proc = Path("/proc") / str(current)
         try:
-            total_kib += int(proc.joinpath("status").read_text().split("VmRSS:")[1].split()[0])
+            status = proc.joinpath("status").read_text()
+            memory[current] = tuple(
+                int(status.split(f"{field}:")[1].split()[0]) / 1024 for field in ("VmRSS", "VmHWM")
+            )
             for task in proc.joinpath("task").iterdir():
                 pending += [int(c) for c in task.joinpath("children").read_text().split()]
         except (OSError, IndexError):  # a process or thread that has just exited
             continue
-    return total_kib / 1024
+    return memory  # type: ignore[return-value]
 
 
 class PeakSampler:
-    """The highest ``tree_rss_mib`` of this process seen while it runs; 0 off Linux."""
+    """Peak memory of this process and its descendants (the sentence encoder, Dagster's log
+    watchers) while it runs, sampled every ``SAMPLE_S`` and once more on exit; 0 off Linux.
+
+    ``sampled`` is the most they held together at a sample. ``high_water`` is the most their
+    high-water marks summed to, over the processes alive at a sample: an upper bound, as if
+    each had peaked at once, that a peak between samples cannot escape.
+    """
 
     def __init__(self) -> None:
-        self.peak = 0.0
+        self.sampled = 0.0
+        self.high_water = 0.0
+        self.high_water_of: dict[int, float] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -66,10 +83,18 @@ class PeakSampler:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join()
+            self._sample()
 
     def _run(self) -> None:
         while not self._stop.wait(SAMPLE_S):
-            self.peak = max(self.peak, tree_rss_mib(os.getpid()))
+            self._sample()
+
+    def _sample(self) -> None:
+        memory = tree_memory_mib(os.getpid())
+        self.sampled = max(self.sampled, sum(rss for rss, _ in memory.values()))
+        self.high_water = max(self.high_water, sum(hwm for _, hwm in memory.values()))
+        for pid, (_, hwm) in memory.items():
+            self.high_water_of[pid] = max(self.high_water_of.get(pid, 0.0), hwm)
 
 
 def child(home: Path, golden: Path, url: str, bot_url: str, concurrency: int) -> None:
@@ -83,19 +108,16 @@ def child(home: Path, golden: Path, url: str, bot_url: str, concurrency: int) ->
         start = time.perf_counter()
         summary = evaluate("bench-scale", overrides=settings)
         elapsed = time.perf_counter() - start
-    default_embedder().close()  # the worker is waited for: its peak counts among our children's
-    own, encoder = (
-        resource.getrusage(who).ru_maxrss / 1024
-        for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
-    )
+    default_embedder().close()  # after the sampler's last look, which counts its high-water mark
+    own = sampler.high_water_of.pop(os.getpid(), 0.0)
     result = {
         "seconds": elapsed,
         "cases": summary["cases_total"],
         "errors": summary["cases_error"],
-        "peak_mib": max(sampler.peak, own + encoder),
+        "peak_mib": sampler.high_water,
         "own_peak_mib": own,
-        "sampled_mib": sampler.peak,
-        "encoder_peak_mib": encoder,
+        "sampled_mib": sampler.sampled,
+        "encoder_peak_mib": max(sampler.high_water_of.values(), default=0.0),
     }
     print(json.dumps(result), flush=True)
 
@@ -119,7 +141,7 @@ def run_size(
         raise SystemExit(f"{size} cases: {result}")
     print(
         f"{size} cases: high-water marks: evaluation process {result['own_peak_mib']:.0f}MiB, "
-        f"encoder process {result['encoder_peak_mib']:.0f}MiB; sampled together "
+        f"largest child (the encoder) {result['encoder_peak_mib']:.0f}MiB; sampled together "
         f"{result['sampled_mib']:.0f}MiB"
     )
     return result["seconds"], result["peak_mib"]

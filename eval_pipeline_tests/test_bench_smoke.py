@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import os
 import re
+import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -139,3 +142,36 @@ def test_scale_line(capsys: pytest.CaptureFixture[str]) -> None:
         rf"peak_rss_30_mib=\d+",
         line,
     )
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_peak_sampler_counts_each_process_once() -> None:
+    """A child's high-water mark is its own: one started after this process peaked (as
+    Dagster's ``tail -F`` is) does not inherit that peak, as ``ru_maxrss`` makes it seem; and a
+    child's peak between samples still counts."""
+    scale = bench_module("scale")
+    peaked = (
+        "import sys; b = bytearray(100 * 2**20); b[::4096] = b'x' * len(b[::4096]); del b; "
+        "print('peaked', flush=True); sys.stdin.read()"
+    )
+    with scale.PeakSampler() as sampler:
+        rss, own_before = scale.tree_memory_mib(os.getpid())[os.getpid()]
+        ballast = bytearray(int(own_before - rss + 400) * 2**20)  # a new peak, 400 MiB higher
+        ballast[::4096] = b"x" * len(ballast[::4096])
+        del ballast
+        with subprocess.Popen(
+            [sys.executable, "-c", peaked], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        ) as child:
+            assert child.stdout is not None and child.stdout.readline() == b"peaked\n"
+            memory = scale.tree_memory_mib(os.getpid())
+            deadline = time.monotonic() + 10
+            while sampler.high_water_of.get(child.pid, 0) < 100 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            child.communicate(b"")
+    own_hwm = memory[os.getpid()][1]
+    child_rss, child_hwm = memory[child.pid]
+    assert own_hwm >= own_before + 390, "this process's own peak counts"
+    assert 100 <= child_hwm < own_hwm - 200, "the child's own peak, not this process's"
+    assert child_rss < child_hwm - 80, "the child freed its peak before the sample"
+    assert sampler.high_water_of[child.pid] >= 100, "the sampler saw the child's peak"
+    assert sampler.high_water >= own_hwm + 100, "peaks are summed over the processes alive"
