@@ -201,6 +201,29 @@ def test_a_dead_worker_is_an_embedding_error_and_the_next_call_starts_another() 
         embedder.close()
 
 
+def test_the_worker_starts_with_the_allocator_settings_and_the_users_win() -> None:
+    from eval_pipeline.core.malloc import WORKER_TUNABLES, with_worker_tunables
+
+    assert with_worker_tunables({"PATH": "/bin"}) == {
+        "PATH": "/bin",
+        "GLIBC_TUNABLES": WORKER_TUNABLES,
+    }
+    mine = "glibc.malloc.mmap_threshold=65536"
+    assert with_worker_tunables({"GLIBC_TUNABLES": mine})["GLIBC_TUNABLES"].endswith(f":{mine}")
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc (Linux)")
+def test_the_running_worker_has_the_allocator_settings(embedder: SentenceEmbedder) -> None:
+    from eval_pipeline.core.malloc import WORKER_TUNABLES
+
+    embedder.encode(["a text to start the worker"])
+    environ = Path(f"/proc/{embedder._loaded().pid}/environ").read_bytes().split(b"\0")
+    # glibc may cut the variable at its first ':' in place while parsing it
+    first = f"GLIBC_TUNABLES={WORKER_TUNABLES.split(':')[0]}".encode()
+    assert any(entry.startswith(first) for entry in environ)
+    assert "GLIBC_TUNABLES" not in os.environ, "only the worker's allocator is tuned"
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="malloc_trim is glibc's")
 def test_free_memory_is_handed_back_on_glibc() -> None:
     from eval_pipeline.core.malloc import release_free_memory

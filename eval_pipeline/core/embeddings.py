@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from eval_pipeline.core import encoder_worker
+from eval_pipeline.core.malloc import with_worker_tunables
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
@@ -181,6 +182,7 @@ class SentenceEmbedder:
             [sys.executable, "-m", encoder_worker.__name__, str(path)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            env=with_worker_tunables(os.environ),
         )
         reply = self._receive(worker)
         if reply[0] != "ready":

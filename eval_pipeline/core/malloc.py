@@ -4,15 +4,24 @@ The encoder allocates large temporaries whose sizes vary with every batch's long
 glibc's dynamic mmap threshold has grown past them, they come from its heap, and the freed space
 stays resident as fragments: measured, about 56 KB of RSS per text encoded, 450 MiB for 8,000
 texts. ``malloc_trim`` after each batch returns it (8,000 texts then hold RSS flat) at no
-measurable cost; fixing the mmap threshold instead did the same but encoded 25% slower.
+measurable cost.
+
+Within a batch, the heap still grows past what is live at once. The worker therefore starts with
+the mmap threshold fixed at 4 MiB, so the largest temporaries are mapped and unmapped on their
+own, on transparent huge pages so that mapping them afresh costs few page faults: measured on
+2,000 texts, the worker's high-water mark fell from 441–448 to 391 MiB, in the same time (26.8 s
+against 27.0 s). A 1 MiB threshold saved 40 MiB more but encoded 9% slower; without huge pages,
+fixing the threshold cost 6–25%.
 """
 
 from __future__ import annotations
 
 import ctypes
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
+
+WORKER_TUNABLES = "glibc.malloc.mmap_threshold=4194304:glibc.malloc.hugetlb=1"
 
 
 @cache
@@ -33,3 +42,10 @@ def release_free_memory() -> bool:
         return False
     trim(0)
     return True
+
+
+def with_worker_tunables(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` for the encoder worker, with its allocator settings (glibc 2.35+ reads them;
+    others ignore them); tunables the user set come later and win."""
+    own = env.get("GLIBC_TUNABLES")
+    return {**env, "GLIBC_TUNABLES": f"{WORKER_TUNABLES}:{own}" if own else WORKER_TUNABLES}
