@@ -208,6 +208,9 @@ def deployment(
         home.mkdir()
         instance_yaml = {**postgres_storage(dagster_url), "telemetry": {"enabled": False}}
         (home / "dagster.yaml").write_text(yaml.safe_dump(instance_yaml))
+        # as deployment.md says: the schema exists before workers start, or two workers booting
+        # at once both create alembic's version table and one of them dies
+        DagsterInstance.from_config(str(home)).dispose()
         settings = tiny_postgres_settings(tmp_path / "celery", warehouse_url, results_url)
         for field, value in settings.items():
             monkeypatch.setenv(f"EVAL_{field.upper()}", value)
