@@ -42,20 +42,22 @@ def tree_memory_mib(pid: int) -> dict[int, tuple[float, float]]:
     ``getrusage``'s ``ru_maxrss``, it does not carry over an exec: a child that Dagster starts
     (``tail -F`` for compute logs) would otherwise report its parent's peak as its own.
     """
-    memory, pending = {}, [pid]
+    memory: dict[int, tuple[float, float]] = {}
+    pending = [pid]
     while pending:
         current = pending.pop()
         proc = Path("/proc") / str(current)
         try:
             status = proc.joinpath("status").read_text()
-            memory[current] = tuple(
+            rss, hwm = (
                 int(status.split(f"{field}:")[1].split()[0]) / 1024 for field in ("VmRSS", "VmHWM")
             )
+            memory[current] = (rss, hwm)
             for task in proc.joinpath("task").iterdir():
                 pending += [int(c) for c in task.joinpath("children").read_text().split()]
         except (OSError, IndexError):  # a process or thread that has just exited
             continue
-    return memory  # type: ignore[return-value]
+    return memory
 
 
 class PeakSampler:

@@ -155,7 +155,6 @@ def test_two_rounds_are_asked_ahead_and_each_wave_brings_its_golden_cases(
 
     overrides = {**tiny_overrides(tmp_path, "slow_honest"), "wave_cases": "2", "concurrency": "2"}
     tiny_chatbot.ASKED.clear()
-    tiny_chatbot.ASKED_AT.clear()
     asked_when_first_run_created: list[int] = []
     create_run_for_job = DagsterInstance.create_run_for_job
 
@@ -164,9 +163,9 @@ def test_two_rounds_are_asked_ahead_and_each_wave_brings_its_golden_cases(
         # questions asked by a step could not arrive before its run exists, whatever the wait.
         if not asked_when_first_run_created:
             deadline = time.monotonic() + 10
-            while len(tiny_chatbot.ASKED_AT) < 2 and time.monotonic() < deadline:
+            while tiny_chatbot.asked_so_far() < 2 and time.monotonic() < deadline:
                 time.sleep(0.005)
-            asked_when_first_run_created.append(len(tiny_chatbot.ASKED_AT))
+            asked_when_first_run_created.append(tiny_chatbot.asked_so_far())
         return create_run_for_job(self, *args, **kwargs)
 
     monkeypatch.setattr(DagsterInstance, "create_run_for_job", noting_questions_in_flight)

@@ -15,7 +15,6 @@ from eval_pipeline.demo import tiny
 Chat = Callable[[str, str], str]
 
 ASKED: Counter[str] = Counter()
-ASKED_AT: list[float] = []  # wall-clock time of every question, for ordering checks
 _LOCK = threading.Lock()
 
 
@@ -23,8 +22,13 @@ def _count(question: str) -> int:
     """Count the question; returns how many questions were asked so far, this one included."""
     with _LOCK:
         ASKED[question] += 1
-        ASKED_AT.append(time.time())
-        return sum(ASKED.values())
+        return ASKED.total()
+
+
+def asked_so_far() -> int:
+    """How many questions were asked, read safely while calls are in flight on other threads."""
+    with _LOCK:
+        return ASKED.total()
 
 
 def honest(warehouse_url: str) -> Chat:
