@@ -310,8 +310,8 @@ class BKGRuntime:
         out = ReferenceValue(
             reference=used,
             shape=fn.returns if fn else "scalar",
-            unit=fn.unit if fn else None,
-            column_units=dict(fn.column_units) if fn else {},
+            unit=ref.unit or (fn.unit if fn else None),
+            column_units={**(fn.column_units if fn else {}), **ref.column_units},
             tables=list(fn.tables) if fn else [],
         )
         try:

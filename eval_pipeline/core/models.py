@@ -12,7 +12,27 @@ from pydantic import BaseModel, ConfigDict, Field
 
 DimensionState = Literal["scored", "skipped", "error"]
 VerdictLabel = Literal["supported", "contradicted", "unverifiable", "stale"]
-Unit = Literal["percent", "fraction", "count", "currency", "number", "days", "points"]
+Unit = Literal[
+    "percent",
+    "fraction",
+    "count",
+    "currency",
+    "number",
+    "points",
+    "seconds",
+    "minutes",
+    "hours",
+    "days",
+    "weeks",
+]
+DURATION_UNITS: dict[str, float] = {
+    "seconds": 1.0,
+    "minutes": 60.0,
+    "hours": 3600.0,
+    "days": 86400.0,
+    "weeks": 604800.0,
+}
+"""Duration units by their length in seconds: a duration is declared in the base it is stored in."""
 
 DIMENSIONS: tuple[str, ...] = (
     "oracle",
@@ -124,6 +144,8 @@ class Reference(_Model):
     sql: str | None = None
     params: dict[str, Any] = Field(default_factory=dict)
     label: str | None = None
+    unit: Unit | None = None
+    column_units: dict[str, Unit] = Field(default_factory=dict)
 
     @property
     def kind(self) -> str:
