@@ -6,6 +6,7 @@ import argparse
 import sys
 import warnings
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any, get_args
 
@@ -34,11 +35,20 @@ def _print_summary(summary: dict[str, Any]) -> None:
         claims = f"{v.get('supported', 0)}/{v.get('contradicted', 0)}/{v.get('unverifiable', 0)}"
         gates = "; ".join(c["gate_failures"])
         print(f"{c['case_id']:<{width}}  {result:<6}  {overall:>7}  {claims:>12}  {gates[:90]}")
+    claims = ", ".join(f"{n} {verdict}" for verdict, n in summary["verdict_counts"].items())
     print(
         f"\n{summary['cases_passed']}/{summary['cases_total']} passed "
         f"(pass rate {summary['pass_rate']:.0%}, coverage {summary['coverage']:.0%}, "
-        f"errors {summary['cases_error']}); claims: {summary['verdict_counts']}"
+        f"errors {summary['cases_error']}); claims: {claims}"
     )
+    if summary["cases_error"]:
+        kinds = ", ".join(f"{kind} {n}" for kind, n in summary.get("error_counts", {}).items())
+        erred = ", ".join(
+            f"{name} in {states['error']}"
+            for name, states in summary["dimension_states"].items()
+            if states.get("error")
+        )
+        print(f"cases in error by cause: {kinds}; dimensions in error: {erred or 'none'}")
     print(f"report: {summary['report_path']}")
 
 
@@ -128,6 +138,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
         Path(args.golden or settings.golden_path),
         args.database_url if args.database_url is not None else settings.warehouse_url,
     )
+    if not problems and settings.llm is not None:
+        from eval_pipeline.core.llm import JudgeClient
+        from eval_pipeline.core.preflight import judge_problems
+
+        with closing(JudgeClient(settings.llm)) as judge:
+            problems += judge_problems(judge)
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:

@@ -23,8 +23,9 @@ API
   ``POST /openai/deployments/{deployment}/chat/completions?api-version=...`` (``api-key: KEY``).
   A wrong or missing key answers 401; an Azure call without ``api-version`` answers 400.
 - Choosing a reply, first match wins: (1) ``.on(matcher, reply, times=None)`` rules in the order
-  registered (``times`` bounds how often a rule fires); (2) the ``.script(*replies)`` queue, in
-  order; (3) ``default``; otherwise a 400 "no scripted reply" (a 400, which the SDK never
+  registered (``times`` bounds how often a rule fires); (2) the judge client's probe request
+  (``is_probe``) is answered "OK", as any real endpoint would; (3) the ``.script(*replies)`` queue,
+  in order; (4) ``default``; otherwise a 400 "no scripted reply" (a 400, which the SDK never
   retries).
   A reply is a ``Reply`` or a function ``RecordedRequest -> Reply``.
 - Reply helpers: ``content(text)`` (plain or malformed JSON content), ``tool_call(name, args)`` and
@@ -56,6 +57,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from eval_pipeline.core.llm import PROBE_PROMPT
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,11 @@ def error(status: int, headers: Mapping[str, str] | None = None, message: str = 
     return Reply(status=status, headers=dict(headers or {}), error_message=message)
 
 
+def is_probe(request: RecordedRequest) -> bool:
+    """The judge client's probe before a run (``JudgeClient.probe``)."""
+    return request.last_message.get("content") == PROBE_PROMPT
+
+
 def contains(text: str) -> Matcher:
     return lambda request: text in request.text
 
@@ -249,6 +257,8 @@ class ScriptedOpenAI:
                     if rule.times is not None:
                         rule.times -= 1
                     return rule.reply
+            if is_probe(request):
+                return content("OK")
             if self._queue:
                 return self._queue.popleft()
             return self.default

@@ -11,7 +11,7 @@ from eval_pipeline.core.aggregate import (
     summarize_run,
     weighted_overall,
 )
-from eval_pipeline.core.models import DimensionResult
+from eval_pipeline.core.models import CaseOutcome, DimensionResult
 from eval_pipeline.settings import BARE_WEIGHTS, FULL_WEIGHTS
 
 POLICY = GatePolicy(weights=FULL_WEIGHTS, weights_bare=BARE_WEIGHTS)
@@ -53,18 +53,104 @@ def test_skipped_dimensions_are_excluded_and_weights_renormalised() -> None:
     ) == weighted_overall(dims, BARE_WEIGHTS)
 
 
-def test_error_dimension_is_not_scored_as_zero_but_warned() -> None:
-    dims = good_dims(sql=dim("sql", None, "error"))
-    out = judge_case(
-        "TC_1",
-        dims,
-        has_expected_answer=False,
-        has_reference=True,
-        chatbot_errors=[],
-        policy=POLICY,
-    )
-    assert out.passed and out.overall == 1.0
+def judged(dims: dict[str, DimensionResult], **kw: object) -> CaseOutcome:
+    args: dict[str, object] = {
+        "has_expected_answer": False,
+        "has_reference": True,
+        "chatbot_errors": [],
+        "policy": POLICY,
+    }
+    return judge_case("TC_1", dims, **{**args, **kw})  # type: ignore[arg-type]
+
+
+def test_an_error_counts_zero_and_a_case_it_cannot_sink_still_passes() -> None:
+    out = judged(good_dims(sql=dim("sql", None, "error")))
+    # bare weights: oracle .5, sql .05, latency .05 -> sql at 0 gives 0.55 / 0.60
+    assert out.passed and out.state == "scored"
+    assert out.overall == pytest.approx(0.55 / 0.60, abs=1e-4)
     assert any(w.startswith("sql: error") for w in out.warnings)
+    assert "overall: counts sql in error as 0" in out.warnings
+
+
+def test_an_error_that_could_cross_the_pass_threshold_makes_the_case_an_error() -> None:
+    dims = good_dims(
+        oracle=dim("oracle", None, "skipped"),
+        sql=dim("sql", 0.2),
+        latency=dim("latency", 1.0),
+        bkg=dim("bkg", None, "error"),
+        on_topic=dim("on_topic", 0.9),
+    )
+    # bare: bkg .3 on_topic .1 sql .05 latency .05; bkg at 0 -> 0.15 / 0.5, at 1 -> 0.45 / 0.5
+    out = judged(dims, has_reference=False)
+    assert (out.passed, out.state, out.overall) == (False, "error", None)
+    assert out.errors and out.errors[0].startswith("overall: 0.30 with bkg in error counted 0")
+    assert not out.gate_failures
+
+
+def test_every_configured_judge_erring_is_an_error_even_with_a_good_oracle() -> None:
+    reason = "judge endpoint failed after 1 attempt(s): HTTP 401"
+    dims = good_dims(
+        content_quality=dim("content_quality", None, "error"),
+        on_topic=dim("on_topic", None, "error"),
+        bkg=dim("bkg", None, "error"),
+    )
+    dims = {
+        n: d.model_copy(update={"reason": reason}) if d.state == "error" else d
+        for n, d in dims.items()
+    }
+    out = judged(dims, has_expected_answer=True)
+    assert out.state == "error" and not out.passed and out.overall is None
+    assert any(e.startswith("judges: every configured judge erred") for e in out.errors)
+
+
+def test_an_oracle_that_computed_no_reference_never_passes() -> None:
+    oracle = dim("oracle", None, "error")
+    out = judged(good_dims(oracle=oracle))
+    assert out.state == "error" and not out.passed
+    assert out.errors == ["oracle: oracle r"]
+
+
+def test_claims_left_unverifiable_beside_a_failed_reference_leave_the_case_open() -> None:
+    oracle = dim(
+        "oracle",
+        1.0,
+        has_tool_evidence=True,
+        supported=1,
+        unverifiable=1,
+        reference_errors=["broken_kpi: ZeroDivisionError: division by zero"],
+    )
+    assert judged(good_dims(oracle=oracle)).state == "error"
+    settled = oracle.model_copy(update={"details": {**oracle.details, "unverifiable": 0}})
+    assert judged(good_dims(oracle=settled)).passed
+
+
+def test_nothing_scored_because_of_errors_is_an_error_not_a_failure() -> None:
+    dims = {n: dim(n, None, "error") for n in ("oracle", "sql", "latency", "bkg", "on_topic")}
+    out = judged(dims, has_reference=False)
+    assert (out.state, out.passed, out.gate_failures) == ("error", False, [])
+    assert "overall: nothing scored, oracle, sql, latency, bkg, on_topic in error" in out.errors
+
+
+def test_a_definite_failure_stays_a_failure_beside_an_error() -> None:
+    dims = good_dims(
+        oracle=dim("oracle", 0.5, has_tool_evidence=True, contradicted=1),
+        bkg=dim("bkg", None, "error"),
+    )
+    out = judged(dims)
+    assert (out.state, out.passed) == ("scored", False)
+    assert out.gate_failures[0].startswith("oracle:")
+
+
+def test_the_summary_counts_errors_by_kind() -> None:
+    outcomes = [
+        judged(good_dims(oracle=dim("oracle", None, "error"))),
+        judged(good_dims(), chatbot_errors=["HTTP 500"]),
+        judged(good_dims()),
+    ]
+    summary = summarize_run("r", outcomes, report_path="x")
+    assert summary["error_counts"] == {"chatbot": 1, "oracle": 1}
+    assert (summary["cases_error"], summary["coverage"]) == (2, round(1 / 3, 4))
+    assert summary["cases"][0]["errors"] == ["oracle: oracle r"]
 
 
 def test_nothing_scored_gives_no_overall_and_fails() -> None:

@@ -15,6 +15,7 @@ from eval_pipeline.core.problems import InputError
 from eval_pipeline.settings import PROJECT_ROOT, load_settings
 
 DEMO = PROJECT_ROOT / "data" / "demo"
+TINY = PROJECT_ROOT / "data" / "tiny"
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -51,6 +52,41 @@ def test_validate_lists_every_problem_with_file_case_and_field(tmp_path: Path) -
     assert "TC_003" in err and "question" in err
     assert "duplicate" in err.lower() and golden[4]["id"] in err
     assert "3 problem(s) found" in err
+
+
+def test_validate_runs_every_reference_and_names_the_broken_kpi_and_sql(tmp_path: Path) -> None:
+    from eval_pipeline.demo import tiny
+
+    url = f"sqlite:///{tmp_path / 'tiny.db'}"
+    tiny.load(url)
+    bkg = json.loads((TINY / "bkg.json").read_text())
+    kpi = next(k for k in bkg["kpis"] if k["name"] == "units_sold")
+    kpi["python_function"] = kpi["python_function"].replace("return ", "return {}['x'] or ", 1)
+    golden = json.loads((TINY / "golden_dataset.json").read_text())
+    golden[0]["reference"] = [{"sql": "SELECT SUM(amount_typo) FROM orders"}]
+    golden[1]["reference"].append({"sql": "SELECT quantity FROM orders WHERE 1 = 0"})
+    (tmp_path / "bkg.json").write_text(json.dumps(bkg))
+    (tmp_path / "golden.json").write_text(json.dumps(golden))
+    result = run_cli(
+        "validate",
+        *("--bkg", str(tmp_path / "bkg.json"), "--golden", str(tmp_path / "golden.json")),
+        *("--database-url", url),
+    )
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    golden_file = tmp_path / "golden.json"
+    assert any(
+        line.startswith(f"{golden_file}: TC_001.reference[0]: the SQL failed: ")
+        and line.endswith("no such column: amount_typo")
+        for line in lines
+    ), lines
+    assert any(
+        line.startswith(f"{golden_file}: TC_003.reference[0]: kpi 'units_sold' failed: KeyError")
+        and "kpis.units_sold line" in line
+        for line in lines
+    ), lines
+    assert f"{golden_file}: TC_002.reference[1]: the SQL returned no value" in lines
+    assert "3 problem(s) found" in result.stderr
 
 
 def test_invalid_json_is_reported_with_position(tmp_path: Path) -> None:

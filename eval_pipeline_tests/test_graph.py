@@ -426,7 +426,7 @@ def judge_reply(request: Any) -> Any:
 def test_with_an_llm_every_dimension_is_scored_and_a_rerun_sends_no_request(
     tmp_path: Path,
 ) -> None:
-    from eval_pipeline_tests.scripted_openai import ScriptedOpenAI
+    from eval_pipeline_tests.scripted_openai import ScriptedOpenAI, is_probe
 
     with ScriptedOpenAI(api_key="sk-test", default=judge_reply) as server:
         overrides = {
@@ -438,9 +438,12 @@ def test_with_an_llm_every_dimension_is_scored_and_a_rerun_sends_no_request(
         }
         with eval_instance() as instance:
             first = evaluate("r6", overrides=overrides, instance=instance)
-            sent = len(server.requests)
+            requests = server.requests
             again = evaluate("r6", overrides=overrides, instance=instance)
-        assert len(server.requests) == sent, "re-materializing a finished run asks no judge"
+        assert len(server.requests) == len(requests), "re-running a finished run asks no judge"
+    assert is_probe(requests[0]), "the judge is probed before the first case"
+    assert sum(map(is_probe, requests)) == 1
+    sent = len(requests) - 1
     assert sent >= 5 * 2  # content_quality and on_topic per case, plus bkg where it applies
     assert first["calls"]["judge"] == sent
     assert again["calls"]["judge"] == 0

@@ -537,10 +537,25 @@ def test_every_problem_of_both_files_at_once(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- live database
 
 
+LIVE_VALUES: dict[str, tuple[str, list[object]]] = {
+    "id": ("INTEGER", [1, 2]),
+    "customer_id": ("INTEGER", [1, 1]),
+    "amount": ("NUMERIC", [150.0, 50.0]),
+    "status": ("TEXT", ["open", "closed"]),
+    "updated_at": ("TEXT", ["2026-01-01", "2026-01-02"]),
+    "area": ("TEXT", ["West", "East"]),
+}
+
+
 def _live_db(url: str, tables: dict[str, list[str]]) -> None:
+    """Tables with the named columns and two rows, so the references run and return values."""
     writer = Database(url, read_only=False)
     for name, columns in tables.items():
-        writer.execute(f"CREATE TABLE {name} ({', '.join(f'{c} TEXT' for c in columns)})")
+        types = ", ".join(f"{c} {LIVE_VALUES[c][0]}" for c in columns)
+        writer.execute(f"CREATE TABLE {name} ({types})")
+        for i in range(2):
+            values = ", ".join(repr(LIVE_VALUES[c][1][i]) for c in columns)
+            writer.execute(f"INSERT INTO {name} ({', '.join(columns)}) VALUES ({values})")
     writer.close()
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from statistics import fmean
-from typing import Any
+from typing import Any, Literal
 
 from eval_pipeline.core.models import DIMENSIONS, CaseOutcome, DimensionResult
 
@@ -36,18 +36,67 @@ class GatePolicy:
 
 
 def weighted_overall(
-    dimensions: Mapping[str, DimensionResult], weights: Mapping[str, float]
+    dimensions: Mapping[str, DimensionResult],
+    weights: Mapping[str, float],
+    *,
+    errors_as: float | None = None,
 ) -> float | None:
-    """Weighted mean over scored dimensions only; None when no weighted dimension was scored."""
-    pairs = [
+    """Weighted mean over scored dimensions; None when no weighted dimension was scored. With
+    ``errors_as``, dimensions in error count with that score instead of being left out."""
+    scored = [
         (weights.get(name, 0.0), d.score)
         for name, d in dimensions.items()
         if d.state == "scored" and d.score is not None and weights.get(name, 0.0) > 0
     ]
-    total = sum(w for w, _ in pairs)
-    if total == 0:
+    if not scored:
         return None
-    return round(sum(w * s for w, s in pairs) / total, 4)
+    if errors_as is not None:
+        scored += [
+            (weights.get(name, 0.0), errors_as)
+            for name, d in dimensions.items()
+            if d.state == "error" and weights.get(name, 0.0) > 0
+        ]
+    total = sum(w for w, _ in scored)
+    return round(sum(w * s for w, s in scored) / total, 4)
+
+
+JUDGED_DIMENSIONS = ("content_quality", "on_topic", "bkg")
+
+
+def _oracle_undecided(oracle: DimensionResult | None, has_reference: bool) -> str | None:
+    """Why the oracle could not settle the case: no reference computed, or claims left
+    unverifiable while some reference failed (they may be what it would have contradicted)."""
+    if oracle is None or not has_reference:
+        return None
+    if oracle.state == "error":
+        return f"oracle: {oracle.reason}"
+    failed = oracle.details.get("reference_errors") or []
+    if failed and oracle.details.get("unverifiable", 0):
+        return f"oracle: claims left unverifiable while references failed: {'; '.join(failed)}"
+    return None
+
+
+def _undecided(
+    dimensions: Mapping[str, DimensionResult], has_reference: bool, policy: GatePolicy
+) -> list[str]:
+    """Errors that leave the case's outcome open: a gate that could not be checked, or every
+    configured judge failing."""
+    reasons = []
+    oracle_reason = _oracle_undecided(dimensions.get("oracle"), has_reference)
+    if oracle_reason:
+        reasons.append(oracle_reason)
+    reasons += [
+        f"{name}: {dim.reason}"
+        for name, dim in dimensions.items()
+        if name in policy.gating_dimensions and name != "oracle" and dim.state == "error"
+    ]
+    judged = [
+        (n, d) for n, d in dimensions.items() if n in JUDGED_DIMENSIONS and d.state != "skipped"
+    ]
+    if judged and all(d.state == "error" for _, d in judged):
+        names = ", ".join(n for n, _ in judged)
+        reasons.append(f"judges: every configured judge erred ({names}): {judged[0][1].reason}")
+    return reasons
 
 
 def judge_case(
@@ -60,14 +109,22 @@ def judge_case(
     policy: GatePolicy,
     tags: Sequence[str] = (),
 ) -> CaseOutcome:
-    """Apply weights and soft gates to one case."""
+    """Apply weights and soft gates to one case.
+
+    A dimension in error never raises a case's standing: it counts 0 in the overall, and when
+    it could have changed the outcome (a gate it would have checked, the overall it could have
+    moved across the pass threshold, every judge failing) the case is ``error``, not passed.
+    """
     profile = "full" if has_expected_answer else "bare"
     weights = policy.weights if has_expected_answer else policy.weights_bare
     if policy.demoted:
         weights = {n: w for n, w in weights.items() if n not in policy.demoted}
-    overall = None if chatbot_errors else weighted_overall(dimensions, weights)
+    errored = [n for n, d in dimensions.items() if d.state == "error" and weights.get(n, 0) > 0]
+    floor = weighted_overall(dimensions, weights, errors_as=0.0)
+    ceiling = weighted_overall(dimensions, weights, errors_as=1.0)
     gates: list[str] = []
     warnings: list[str] = []
+    errors: list[str] = [f"chatbot: {'; '.join(chatbot_errors)}"] if chatbot_errors else []
 
     if chatbot_errors:
         gates.append("chatbot: " + "; ".join(chatbot_errors))
@@ -83,11 +140,20 @@ def judge_case(
     elif oracle and oracle.state == "skipped" and has_reference and not chatbot_errors:
         warnings.append(f"oracle: {oracle.reason}")
 
-    if overall is None:
-        if not chatbot_errors:
+    if not chatbot_errors:
+        errors += _undecided(dimensions, has_reference, policy)
+        if floor is None and errored:
+            errors.append(f"overall: nothing scored, {', '.join(errored)} in error")
+        elif floor is None:
             gates.append("overall: no weighted dimension could be scored")
-    elif overall < policy.pass_threshold:
-        gates.append(f"overall: {overall:.2f} < pass threshold {policy.pass_threshold:.2f}")
+        elif ceiling is not None and ceiling < policy.pass_threshold:
+            gates.append(f"overall: {floor:.2f} < pass threshold {policy.pass_threshold:.2f}")
+        elif floor < policy.pass_threshold and not errors:
+            missing = ", ".join(errored)
+            errors.append(
+                f"overall: {floor:.2f} with {missing} in error counted 0, up to {ceiling:.2f} "
+                f"had they scored: the pass threshold {policy.pass_threshold:.2f} lies between"
+            )
 
     for name, dim in dimensions.items():
         if dim.state == "error":
@@ -101,20 +167,25 @@ def judge_case(
             warnings.append(
                 f"{name}: {dim.score:.2f} below {policy.warn_threshold:.2f}: {dim.reason}"
             )
+    if errored and not chatbot_errors and floor is not None:
+        warnings.append(f"overall: counts {', '.join(errored)} in error as 0")
 
     for name in sorted(policy.demoted & dimensions.keys()):
         if dimensions[name].state == "scored":
             reason = policy.demotion_reasons.get(name, "judge uncalibrated")
             warnings.append(f"{name}: {reason}, warning only")
 
+    decided = bool(gates) and not chatbot_errors
+    state: Literal["scored", "error"] = "error" if errors and not decided else "scored"
     oracle_counts = oracle.details if oracle else {}
     return CaseOutcome(
         case_id=case_id,
-        overall=overall,
-        passed=not gates,
-        state="error" if chatbot_errors else "scored",
+        overall=None if state == "error" else floor,
+        passed=not gates and not errors,
+        state=state,
         profile=profile,
         gate_failures=gates,
+        errors=errors if state == "error" else [],
         warnings=warnings,
         verdict_counts={
             k: int(oracle_counts.get(k, 0))
@@ -185,11 +256,13 @@ def summarize_run(
     scores: dict[str, list[float]] = {d: [] for d in DIMENSIONS}
     verdicts: Counter[str] = Counter()
     gate_kinds: Counter[str] = Counter()
+    error_kinds: Counter[str] = Counter()
     profiles: Counter[str] = Counter()
     for o in outcomes:
         profiles[o.profile] += 1
         verdicts.update(o.verdict_counts)
         gate_kinds.update({_gate_kind(g) for g in o.gate_failures})
+        error_kinds.update({_gate_kind(e) for e in o.errors})
         for name, dim in o.dimensions.items():
             states.setdefault(name, Counter())[dim.state] += 1
             if dim.state == "scored" and dim.score is not None:
@@ -215,6 +288,7 @@ def summarize_run(
             k: verdicts.get(k, 0) for k in ("supported", "contradicted", "unverifiable", "stale")
         },
         "gate_failure_counts": dict(sorted(gate_kinds.items())),
+        "error_counts": dict(sorted(error_kinds.items())),
         "profiles": dict(sorted(profiles.items())),
         "cases": [
             {
@@ -224,6 +298,7 @@ def summarize_run(
                 "state": o.state,
                 "profile": o.profile,
                 "gate_failures": o.gate_failures,
+                "errors": o.errors,
                 "warnings": o.warnings,
                 "verdict_counts": o.verdict_counts,
                 "tags": o.tags,

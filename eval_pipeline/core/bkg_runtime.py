@@ -172,8 +172,10 @@ def signature_problem(fn: Function, target: Callable[..., Any]) -> str | None:
 
 
 def describe_error(exc: BaseException) -> str:
-    """``Type: message`` plus the BKG source line it came from, never a full traceback."""
-    text = f"{type(exc).__name__}: {exc}"
+    """``Type: message`` on one line (a driver's own message for a database error) plus the BKG
+    source line it came from, never a full traceback."""
+    lines = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    text = f"{type(exc).__name__}: {lines[0] if lines else ''}".rstrip(": ")
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.startswith("<bkg ")]
     if frames:
         last = frames[-1]

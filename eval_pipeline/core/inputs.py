@@ -24,6 +24,7 @@ from sqlalchemy.engine import make_url
 from sqlglot import exp
 
 from eval_pipeline.core.bkg_runtime import (
+    BKGRuntime,
     FunctionLoadError,
     compile_function,
     param_problems,
@@ -504,21 +505,29 @@ def _parses(url: str) -> bool:
     return True
 
 
-def _database_problems(
-    bkg_file: str, check: _BKGCheck, url: str
+def database_problems(
+    bkg_file: str, bkg: BKG, url: str, *, variable: str | None = None
 ) -> tuple[list[Problem], str | None]:
-    """Problems of the BKG against the live catalog, and the database's dialect when reachable."""
+    """Problems of the BKG against the live catalog, and the database's dialect when reachable.
+
+    A database that cannot be opened or reached is one problem located at the URL (redacted),
+    or at the settings ``variable`` that holds it."""
     shown = redact_url(url)
+
+    def unreachable(what: str, exc: Exception) -> Problem:
+        error = _connection_error(url, exc)
+        if variable:
+            return Problem("settings", variable, f"cannot {what} the database {shown}: {error}")
+        return Problem(shown, "", f"cannot {what} the database: {error}")
+
     try:
         db = Database(url)
     except Exception as exc:  # invalid URL or unknown driver
-        return [
-            Problem(shown, "", f"cannot open the database: {_connection_error(url, exc)}")
-        ], None
+        return [unreachable("open", exc)], None
     try:
         catalog = {name.lower(): name for name in db.table_names()}
         out: list[Problem] = []
-        for table in check.bkg.tables:
+        for table in bkg.tables:
             live = catalog.get(table.name.lower())
             if live is None:
                 out.append(
@@ -539,23 +548,66 @@ def _database_problems(
             ]
         return out, db.dialect
     except Exception as exc:
-        return [
-            Problem(shown, "", f"cannot reach the database: {_connection_error(url, exc)}")
-        ], None
+        return [unreachable("reach", exc)], None
     finally:
         db.close()
+
+
+def reference_problems(
+    golden_file: str,
+    bkg: BKG,
+    cases: Sequence[GoldenCase],
+    database_url: str,
+    *,
+    skip: Callable[[str, Reference], bool] = lambda location, ref: False,
+) -> list[Problem]:
+    """Every reference run once on the database: one that raises or returns nothing would leave
+    its case's claims unchecked, so it is a problem of the inputs, found before a run."""
+    runtime = BKGRuntime(bkg)
+    out = []
+    with Database(database_url) as db:
+        for case in cases:
+            for j, ref in enumerate(case.reference):
+                location = f"{case.id}.reference[{j}]"
+                if skip(location, ref):
+                    continue
+                rv = runtime.evaluate(ref, db)
+                what = "the SQL" if ref.kind == "sql" else f"{ref.kind} '{ref.target}'"
+                if rv.error is not None:
+                    out.append(Problem(golden_file, location, f"{what} failed: {rv.error}"))
+                elif rv.value is None or rv.value == {} or _empty_table(rv.value):
+                    out.append(Problem(golden_file, location, f"{what} returned no value"))
+    return out
+
+
+def _empty_table(value: Any) -> bool:
+    return isinstance(value, dict) and "rows" in value and not value["rows"]
 
 
 def validate_inputs(
     bkg_path: Path, golden_path: Path, database_url: str | None = None
 ) -> list[Problem]:
-    """Every problem of the inputs (and, given a URL, of the BKG against the live catalog)."""
+    """Every problem of the inputs; given a URL, also of the BKG against the live catalog and
+    of every reference run once on the database."""
     check = _check_bkg(Path(bkg_path))
     problems = list(check.problems)
     dialect = None
+    db_problems: list[Problem] = []
     if database_url:
-        db_problems, dialect = _database_problems(str(bkg_path), check, database_url)
+        db_problems, dialect = database_problems(str(bkg_path), check.bkg, database_url)
         problems += db_problems
-    _, golden_problems = _check_golden(Path(golden_path), check, dialect)
+    cases, golden_problems = _check_golden(Path(golden_path), check, dialect)
     problems += golden_problems
+    if dialect is not None and not db_problems:
+        reported = {p.location for p in problems}
+        broken = {".".join(p.location.split(".")[:2]) for p in check.problems}
+
+        def skip(location: str, ref: Reference) -> bool:
+            """Already reported: the reference itself, or the function it calls."""
+            function = f"{FUNCTION_KINDS.get(ref.kind, ref.kind)}.{ref.target}"
+            return any(r.startswith(location) for r in reported) or function in broken
+
+        problems += reference_problems(
+            str(golden_path), check.bkg, cases, database_url or "", skip=skip
+        )
     return list(dict.fromkeys(problems))

@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 
 SEVEN_DAYS_S = 7 * 24 * 3600.0
 _MAX_QUOTED_REPLY = 4000
+PROBE_PROMPT = "Reply with the single word OK."
 
 
 class LLMSettings(BaseModel):
@@ -82,6 +83,10 @@ class JudgeError(RuntimeError):
 
 class JudgeUnavailableError(JudgeError):
     """The endpoint refused or kept failing after every retry."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class JudgeParseError(JudgeError):
@@ -586,7 +591,22 @@ class JudgeClient:
         try:
             return retrying(once), attempts - 1
         except openai.OpenAIError as exc:
-            raise JudgeUnavailableError(self._describe(exc, attempts)) from None
+            raise JudgeUnavailableError(self._describe(exc, attempts), _status(exc)) from None
+
+    def probe(self) -> None:
+        """One small request without retries, so a wrong key, model or URL shows before any case
+        is asked; a rate limit means the key was accepted. Raises ``JudgeUnavailableError``."""
+        try:
+            with self._limit:
+                self._client.with_options(max_retries=0).chat.completions.create(
+                    model=self.settings.model,
+                    messages=[{"role": "user", "content": PROBE_PROMPT}],
+                    temperature=0,
+                )
+        except openai.RateLimitError:
+            return
+        except openai.OpenAIError as exc:
+            raise JudgeUnavailableError(self._describe(exc, 1), _status(exc)) from None
 
     def _retryable(self, exc: BaseException) -> bool:
         if not _is_transient(exc):

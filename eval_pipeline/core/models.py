@@ -320,6 +320,10 @@ class CaseOutcome(_Model):
     state: Literal["scored", "error"] = "scored"
     profile: str
     gate_failures: list[str] = Field(default_factory=list)
+    errors: list[str] = Field(
+        default_factory=list,
+        description="Why an ``error`` case's outcome is open: the failures that could change it.",
+    )
     warnings: list[str] = Field(default_factory=list)
     verdict_counts: dict[str, int] = Field(default_factory=dict)
     dimensions: dict[str, DimensionResult] = Field(default_factory=dict)

@@ -28,6 +28,8 @@ from dagster._core.storage.tags import (
 from eval_pipeline.core.ask_ahead import ANSWERS_AHEAD, first_questions
 from eval_pipeline.core.call_limit import CallLimit, shared_limit
 from eval_pipeline.core.heap import long_lived_objects_frozen
+from eval_pipeline.core.preflight import judge_problems, warehouse_problems
+from eval_pipeline.core.problems import InputError
 from eval_pipeline.core.staleness import table_fingerprints
 from eval_pipeline.core.steps import ask_in_turn, prefetch_schema
 from eval_pipeline.core.up_to_date import up_to_date_cases
@@ -262,6 +264,24 @@ def launch_order(
     return order[first : first + 1] + order[:first] + order[first + 1 :]
 
 
+def preflight(env: Environment, run_key: str, selected: Sequence[str]) -> None:
+    """Stop before the first chatbot call when the warehouse or the judge is misconfigured; the
+    judge is probed only when some case will be evaluated, so a no-op re-run calls nothing."""
+    s = env.settings
+    problems = warehouse_problems(s.bkg_path, env.bkg, s.warehouse_url)
+    judge = env.judge
+    if judge is not None and not problems:
+        current = (
+            set()
+            if s.refresh
+            else up_to_date_cases(env.store, run_key, selected, env.stage_fingerprints())
+        )
+        if set(selected) - current:
+            problems += judge_problems(judge)
+    if problems:
+        raise InputError(problems)
+
+
 def evaluate(
     run_key: str,
     *,
@@ -287,6 +307,7 @@ def evaluate(
         unknown = [c for c in selected if c not in env.cases]
         if unknown:
             raise ValueError(f"unknown case id(s) {unknown} in {env.settings.golden_path}")
+        preflight(env, run_key, selected)
         limit = shared_limit(env.settings.chatbot_endpoint, env.settings.concurrency)
         granted = limit.granted  # before this evaluation's first call
         with asking_first_rounds(env, run_key, selected, limit) as asked_ahead:

@@ -1,0 +1,44 @@
+"""Checks made before the first chatbot call.
+
+A wrong judge key or an unreachable warehouse would otherwise turn every case into an error after
+the chatbot was asked; found first, it stops the run with one line naming the variable to fix.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from eval_pipeline.core.inputs import database_problems
+from eval_pipeline.core.llm import JudgeClient, JudgeUnavailableError, LLMSettings
+from eval_pipeline.core.models import BKG
+from eval_pipeline.core.problems import Problem
+
+
+def judge_variable(status: int | None, settings: LLMSettings) -> str:
+    """The setting most likely wrong when the judge answers the probe with ``status``."""
+    if status in (401, 403):
+        return "EVAL_LLM_API_KEY"
+    if status == 404:
+        return "EVAL_LLM_AZURE_DEPLOYMENT" if settings.is_azure else "EVAL_LLM_MODEL"
+    if status is not None and 400 <= status < 500:
+        return "EVAL_LLM_MODEL"
+    return "EVAL_LLM_BASE_URL"
+
+
+def judge_problems(judge: JudgeClient) -> list[Problem]:
+    """One probe request to the judge endpoint; a refusal is a problem naming the variable."""
+    try:
+        judge.probe()
+    except JudgeUnavailableError as exc:
+        settings = judge.settings
+        where = f"the judge at {settings.base_url} (model {settings.model})"
+        return [
+            Problem("settings", judge_variable(exc.status, settings), f"{where}: {exc}"),
+        ]
+    return []
+
+
+def warehouse_problems(bkg_path: Path, bkg: BKG, url: str) -> list[Problem]:
+    """The warehouse answers and holds every BKG table and column."""
+    problems, _ = database_problems(str(bkg_path), bkg, url, variable="EVAL_DATABASE_URL")
+    return problems
