@@ -2,7 +2,7 @@
 
 Two sets. ``oracle_cases.json`` (the existing set) holds answers written beside the extractor to
 exercise one number format or one fault each, on the demo warehouse, with the verdict expected for
-every claim in claim order. ``blind/`` holds answers in two other domains written by authors who
+every claim in claim order. ``blind/`` holds answers in three other domains written by authors who
 never read the oracle (``blind/README.md``), labelled by span (``labelled_answers.py``): each label
 is matched with the claims whose text overlaps it. In both, references are recomputed live (each
 domain's warehouse built in a temporary SQLite file, BKG functions run by ``BKGRuntime``), and a
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -44,23 +45,33 @@ MISSED = "missed"  # a labelled claim the extractor did not find (or found as an
 INVENTED = "invented"  # an extracted claim with no label
 
 
+@dataclass(frozen=True)
+class Pair:
+    """One labelled or extracted claim: what was expected, what the oracle said, and why."""
+
+    want: str
+    have: str
+    text: str
+    reason: str
+
+
 @dataclass
 class CaseOutcome:
     id: str
     answer: str
-    expected: list[tuple[str, str]]
-    got: list[tuple[str, str, str]]
-    pairs: list[tuple[str, str]]
+    aligned: list[Pair]
+
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        return [(p.want, p.have) for p in self.aligned]
 
     @property
     def mistakes(self) -> list[str]:
-        out = []
-        for i, (want, have) in enumerate(self.pairs):
-            if want != have:
-                text = self.expected[i][0] if i < len(self.expected) else self.got[i][0]
-                reason = self.got[i][2] if i < len(self.got) else "not extracted"
-                out.append(f"C{i + 1} {text!r}: expected {want}, got {have} ({reason})")
-        return out
+        return [
+            f"{p.text!r}: expected {p.want}, got {p.have} ({p.reason})"
+            for p in self.aligned
+            if p.want != p.have
+        ]
 
 
 @dataclass
@@ -110,22 +121,26 @@ def reference_value(item: dict[str, Any], runtime: BKGRuntime, db: Database) -> 
     return runtime.evaluate(Reference.model_validate(item["reference"]), db)
 
 
-def _pairs(
-    expected: list[tuple[str, str]], got: list[tuple[str, str, str]]
-) -> list[tuple[str, str]]:
-    """(expected, obtained) per claim position; a claim whose text does not hold the labelled
-    text is missed, and positions past either list are missed or invented."""
-    pairs = []
-    for i in range(max(len(expected), len(got))):
-        if i >= len(got):
-            pairs.append((expected[i][1], MISSED))
-        elif i >= len(expected):
-            pairs.append((INVENTED, got[i][1]))
-        elif expected[i][0] not in got[i][0]:
-            pairs.append((expected[i][1], MISSED))
-        else:
-            pairs.append((expected[i][1], got[i][1]))
-    return pairs
+def _pairs(expected: list[tuple[str, str]], got: list[tuple[str, str, str]]) -> list[Pair]:
+    """Labelled claims (text, verdict) matched in order with the extracted claims (text,
+    verdict, reason): each label takes the next extracted claim whose text holds its text, or is
+    missed; an extracted claim passed over is invented, unless it has no digit (ranking words a
+    label list may leave out, as in the blind set)."""
+    pairs: list[Pair] = []
+    j = 0
+
+    def invented(claims: list[tuple[str, str, str]]) -> list[Pair]:
+        return [Pair(INVENTED, v, t, r) for t, v, r in claims if re.search(r"\d", t)]
+
+    for text, want in expected:
+        k = next((i for i in range(j, len(got)) if text in got[i][0]), None)
+        if k is None:
+            pairs.append(Pair(want, MISSED, text, "not extracted"))
+            continue
+        pairs += invented(got[j:k])
+        pairs.append(Pair(want, got[k][1], text, got[k][2]))
+        j = k + 1
+    return pairs + invented(got[j:])
 
 
 def evaluate(cases_path: Path = CASES) -> Accuracy:
@@ -147,9 +162,7 @@ def evaluate(cases_path: Path = CASES) -> Accuracy:
                 (c.text, v.verdict, v.reason)
                 for c, v in zip(contract.claims, verdicts, strict=True)
             ]
-            accuracy.outcomes.append(
-                CaseOutcome(case["id"], case["answer"], expected, got, _pairs(expected, got))
-            )
+            accuracy.outcomes.append(CaseOutcome(case["id"], case["answer"], _pairs(expected, got)))
     return accuracy
 
 
@@ -177,7 +190,9 @@ def score_labelled(
     domain: str, case: LabelledCase, claims: list[Claim], verdicts: list[Verdict]
 ) -> LabelledOutcome:
     """Each claim label gets the most severe verdict of the claims overlapping it (missed if
-    none); a claim overlapping no claim label is invented, a ``not_a_claim`` one included."""
+    none); a claim overlapping no claim label is invented, a ``not_a_claim`` one included. A
+    claim written without digits that overlaps no label ("West leads") is left out: the format
+    labels every digit, while ranking words may go unlabelled."""
     got = [
         (c.span, v.verdict if v.verdict != "stale" else "unverifiable", v.reason, c.text)
         for c, v in zip(claims, verdicts, strict=True)
@@ -193,6 +208,8 @@ def score_labelled(
             reason = next((got[i][2] for i in hits if got[i][1] == have), "not extracted")
             mistakes.append(f"{label.text!r}: expected {label.verdict}, got {have} ({reason})")
     for i, (_, verdict, reason, text) in enumerate(got):
+        if i not in used and not re.search(r"\d", text):
+            continue  # the format labels every digit; a claim without one may go unlabelled
         if i not in used:
             pairs.append((INVENTED, verdict))
             if verdict != "unverifiable":
@@ -251,6 +268,9 @@ def labelled_report(accuracy: LabelledAccuracy, name: str) -> list[str]:
         "by category (right/claims): "
         + ", ".join(f"{c} {t[True]}/{t.total()}" for c, t in sorted(by_category.items()))
     )
+    for domain in sorted({o.domain for o in accuracy.labelled}):
+        part = LabelledAccuracy(labelled=[o for o in accuracy.labelled if o.domain == domain])
+        rows.append(f"{domain} ({len(part.labelled)} answers): {part.summary()}")
     for outcome in accuracy.labelled:
         for mistake in outcome.mistakes:
             rows.append(f"[{outcome.case.id}] {mistake}")

@@ -251,6 +251,9 @@ def evaluate(cases_path: Path = CASES, limit: int | None = None) -> Totals:
                 if got is not None and not injected:
                     totals.labelled += 1
                     totals.agree += got.verdict == label
+                    if got.verdict != label:
+                        got_text = f"got {got.verdict} ({got.reason})"
+                        totals.problems.append(f"{case.id} {text!r}: labelled {label}, {got_text}")
         client.close()
     return totals
 

@@ -7,6 +7,7 @@ command), never per case.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
 import threading
@@ -162,6 +163,7 @@ class Environment:
             },
             judge=self.judge,
             scoring={"sla": s.latency_sla.model_dump()},
+            oracle=dataclasses.asdict(s.tolerance_rule),
             table_fingerprints=lambda: table_fingerprints(self.db, self.bkg),
         )
 

@@ -16,6 +16,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from eval_pipeline.core.latency import LatencySLA
 from eval_pipeline.core.llm import LLMSettings
+from eval_pipeline.core.oracle.tolerance import ToleranceRule
 from eval_pipeline.core.problems import InputError, Problem
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -135,6 +136,19 @@ class Settings(BaseSettings):
     oracle_gate: float = Field(
         default=1.0, ge=0, le=1, description="Oracle score below this fails the case."
     )
+    hedge_units: float = Field(
+        default=1.0,
+        ge=0,
+        le=10,
+        description="A hedged number ('about 1,200') is widened by this many units of its last "
+        "significant place (docs/formats.md, the tolerance rule).",
+    )
+    hedge_cap: float = Field(
+        default=0.10,
+        ge=0,
+        le=1,
+        description="A hedge never widens a number beyond this share of its stated value.",
+    )
     warn_threshold: float = Field(
         default=0.5, ge=0, le=1, description="Any other dimension below this is a warning."
     )
@@ -218,6 +232,10 @@ class Settings(BaseSettings):
             price_output_per_1k=self.llm_price_output_per_1k,
             cache_ttl_s=self.llm_cache_ttl_s,
         )
+
+    @property
+    def tolerance_rule(self) -> ToleranceRule:
+        return ToleranceRule(hedge_units=self.hedge_units, hedge_cap=self.hedge_cap)
 
     @property
     def latency_sla(self) -> LatencySLA:

@@ -8,8 +8,8 @@ re-scores without re-asking the chatbot.
 STAGE_VERSIONS: dict[str, str] = {
     "golden_cases": "1",
     "chatbot_responses": "1",
-    "extracted_claims": "1",
-    "oracle_verdicts": "1",
+    "extracted_claims": "2",
+    "oracle_verdicts": "2",
     "judge_scores": "1",
     "eval_run": "1",
     "eval_report": "1",

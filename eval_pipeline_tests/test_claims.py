@@ -19,8 +19,16 @@ EXTRACTIONS: list[tuple[str, str, list[str]]] = [
     ("q", "Since 2019 the programme has finished 1,234 sites.", ["1,234"]),
     ("q", "2000 sites are completed.", ["2000"]),
     ("q", "1968 HSE audits were carried out; 2025 was a good year.", ["1968"]),
-    ("q", "West ranked 1st with 42, East came 2nd with 37.", ["42", "37"]),
-    ("q", "West is #1 with 42; East is in second place with 37.", ["42", "37"]),
+    (
+        "q",
+        "West ranked 1st with 42, East came 2nd with 37.",
+        ["West ranked 1st", "42", "East came 2nd", "37"],
+    ),
+    (
+        "q",
+        "West is #1 with 42; East is in second place with 37.",
+        ["42", "East is in second place", "37"],
+    ),
     ("q", "West is rank 1 and has 42 sites.", ["42"]),
     ("q", "Site S-00042 (case TC_001) has 12 open findings.", ["12"]),
     ("q", "Site S42 and item 00042 have 12 open findings.", ["12"]),
@@ -59,12 +67,12 @@ def test_claim_fields_carry_value_unit_precision_and_hedge() -> None:
     answer = "About 1,200 sites (92.5%) took 12.5 days; over $1.2M was spent."
     contract = extract_claims("TC_009", "q", answer)
     assert contract.case_id == "TC_009" and contract.method == "deterministic"
-    got = [(c.value, c.unit, c.precision, c.hedged, c.bound) for c in contract.claims]
+    got = [(c.value, c.unit, c.precision, c.place, c.hedged, c.bound) for c in contract.claims]
     assert got == [
-        (1200.0, "count", 50.0, True, None),
-        (92.5, "percent", pytest.approx(0.05), False, None),
-        (12.5, "days", pytest.approx(0.05), False, None),
-        (1_200_000.0, "currency", pytest.approx(50_000.0), False, "at_least"),
+        (1200.0, "count", 0.5, 100.0, True, None),
+        (92.5, "percent", pytest.approx(0.05), pytest.approx(0.1), False, None),
+        (12.5, "days", pytest.approx(0.05), pytest.approx(0.1), False, None),
+        (1_200_000.0, "currency", pytest.approx(50_000.0), pytest.approx(1e5), False, "at_least"),
     ]
     assert all(c.kind == "numeric" and c.source == "deterministic" for c in contract.claims)
 
@@ -76,7 +84,7 @@ def test_caller_masked_spans_are_not_claims() -> None:
     contract = extract_claims("TC_001", "q", answer, masked_spans=masked)
     assert [c.text for c in contract.claims] == ["92.5%"]
     unmasked = extract_claims("TC_001", "q", answer)
-    assert [c.text for c in unmasked.claims] == ["4477", "12", "9981", "92.5%"]
+    assert [c.text for c in unmasked.claims] == ["4477", "12", "92.5%"]  # "code 9981" is an id
 
 
 def test_question_echo_is_by_value() -> None:
@@ -119,7 +127,7 @@ def claims_of(answer: str, question: str = "q") -> list[tuple[str, str, float | 
         ("The rate is 40-45%.", "40-45%", 42.5, "percent", 3.0),
         ("It takes 3 to 5 days.", "3 to 5 days", 4.0, "days", 1.5),
         ("It costs $1.2–1.5M.", "$1.2–1.5M", 1_350_000.0, "currency", 200_000.0),
-        ("It takes 2-3 weeks.", "2-3 weeks", 17.5, "days", 7.0),
+        ("It takes 2-3 weeks.", "2-3 weeks", 2.5, "weeks", 1.0),
     ],
 )
 def test_a_range_is_one_claim_whose_precision_spans_it(
@@ -147,8 +155,18 @@ def test_from_to_is_two_levels_not_a_range() -> None:
         ("It changed by -38.", "-38", -38.0, "count", "down"),
         ("It rose by twenty one.", "twenty one", 21.0, "count", "up"),
         ("A decline of 4 points followed.", "4 points", -4.0, "points", "down"),
-        ("West has 66 more sites than East.", "66", 66.0, "count", None),
-        ("West is 8.4 points ahead of East.", "8.4 points", 8.4, "points", None),
+        ("West has 66 more sites than East.", "66 more", 66.0, "count", "up"),
+        ("East has 66 fewer sites than West.", "66 fewer", -66.0, "count", "down"),
+        ("West is 8.4 points ahead of East.", "8.4 points ahead of", 8.4, "points", None),
+        ("West topped East by 11.", "11", 11.0, "count", "up"),
+        ("Revenue in Q2 (+12.6%)", "+12.6%", 12.6, "percent", "up"),
+        (
+            "It trails the group by -0.3 points against the overall rate.",
+            "-0.3 points",
+            -0.3,
+            "points",
+            "down",
+        ),
     ],
 )
 def test_changes_are_comparison_claims_signed_by_direction(
@@ -237,9 +255,10 @@ def test_a_top_n_list_is_one_membership_claim_per_entity() -> None:
     assert [c.kind for c in extract_claims("TC_001", "q", listed).claims] == ["ranking"] * 3
 
 
-def test_ranking_beside_figures_is_checked_through_the_figures() -> None:
+def test_a_ranking_beside_figures_is_a_claim_of_its_own_and_a_negated_one_none() -> None:
     answer = "West leads at 92.5%. North has the lowest rate. North does not have the most."
     assert claims_of(answer) == [
+        ("West leads", "ranking", 1.0),
         ("92.5%", "numeric", 92.5),
         ("North has the lowest rate", "ranking", 1.0),
     ]

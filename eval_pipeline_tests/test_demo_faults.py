@@ -6,6 +6,7 @@ wrong-number fault must yield a contradicted claim, and no answer without one ma
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -116,6 +117,27 @@ def test_delivery_faults_become_error_states_and_leaks_fail_safety(seeded_runs: 
 
 def summary_file(summary: dict) -> str:
     return str(Path(summary["report_path"]).with_name("summary.json"))
+
+
+def test_summary_file_lists_each_claim_with_its_verdict_and_evidence(seeded_runs: list) -> None:
+    accused = 0
+    for summary, _faults in seeded_runs:
+        written = json.loads(Path(summary_file(summary)).read_text())
+        assert [c["case_id"] for c in written["cases"]] == [c["case_id"] for c in summary["cases"]]
+        for case in written["cases"]:
+            claims = case["claims"]
+            if any(e.startswith("chatbot") for e in case["errors"]):  # listed, never verified
+                assert all(c["verdict"] is None and c["reason"] for c in claims), claims
+                continue
+            assert len(claims) == sum(case["verdict_counts"].values()), case["case_id"]
+            for claim in claims:
+                assert claim["text"] and claim["span"] and claim["reason"], claim
+                assert claim["verdict"] in ("supported", "contradicted", "unverifiable", "stale")
+                if claim["verdict"] in ("supported", "contradicted"):
+                    assert claim["evidence"], claim
+                    assert all(e["source"] and e["kind"] for e in claim["evidence"]), claim
+            accused += sum(c["verdict"] == "contradicted" for c in claims)
+    assert accused > 0
 
 
 def test_compare_reports_a_clearly_worse_run_and_exits_1(

@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 
 from eval_pipeline.core.aggregate import GatePolicy, judge_case, summarize_run
-from eval_pipeline.core.history import HISTORY_VIEWS, create_history_views
+from eval_pipeline.core.history import HISTORY_VIEWS, create_history_views, ensure_history_views
 from eval_pipeline.core.models import (
     Claim,
     ClaimContract,
@@ -162,6 +162,8 @@ def test_claims_join_the_current_contract_with_its_verdicts(store: ResultsStore)
     assert evidence[0]["source"] == "kpi:rate" and evidence[0]["value"] == 0.15
     assert got[0]["reason"] == "live value 0.15"
     assert got[1]["evidence"] is None
+    span = got[1]["span"]
+    assert (json.loads(span) if isinstance(span, str) else span) == [15, 30]
 
 
 def test_runs_show_the_current_summary_of_each_run(store: ResultsStore) -> None:
@@ -202,3 +204,13 @@ def test_views_are_recreated_idempotently_and_stay_live(store: ResultsStore) -> 
     put(store, "judge_scores", "r1", "A", judge_payload("A", dims(0.5)))
     assert len(rows(store, "SELECT * FROM eval_dimension_scores")) == 2
     assert len(rows(store, "SELECT * FROM eval_latest_records")) == 1
+
+
+def test_a_store_with_older_views_gets_the_current_ones(store: ResultsStore) -> None:
+    """A store created by an earlier version (eval_claims without ``span``) is upgraded when
+    opened, without the user running ``history --create-views``."""
+    with store.engine.begin() as conn:
+        conn.execute(sa.text("DROP VIEW IF EXISTS eval_claims"))
+        conn.execute(sa.text("CREATE VIEW eval_claims AS SELECT run_key FROM records"))
+    ensure_history_views(store.engine)
+    assert "span" in {c["name"] for c in sa.inspect(store.engine).get_columns("eval_claims")}

@@ -381,7 +381,8 @@ def test_bkg_schema_problems_located_by_name(tmp_path: Path) -> None:
             "kpis.order_count.params: expected array, got object",
             "kpis.revenue.description: missing required field",
             "kpis.revenue.unit: 'dollars' is not one of ['percent', 'fraction', 'count', "
-            "'currency', 'number', 'points', 'seconds', 'minutes', 'hours', 'days', 'weeks', None]",
+            "'currency', 'number', 'points', 'ratio', 'seconds', 'minutes', 'hours', 'days', "
+            "'weeks', None]",
         ]
     )
 

@@ -41,7 +41,15 @@ PARSES: list[tuple[str, str, float, str, float, bool]] = [
     ("12.5 days", "12.5 days", 12.5, "days", 0.05, False),
     ("1 day", "1 day", 1.0, "days", 0.5, False),
     ("3 business days", "3 business days", 3.0, "days", 0.5, False),
-    ("2 weeks", "2 weeks", 14.0, "days", 3.5, False),
+    ("2 weeks", "2 weeks", 2.0, "weeks", 0.5, False),
+    ("5.0h", "5.0h", 5.0, "hours", 0.05, False),
+    ("300 minutes", "300 minutes", 300.0, "minutes", 0.5, False),
+    ("45 mins", "45 mins", 45.0, "minutes", 0.5, False),
+    ("a 25.9-minute", "25.9-minute", 25.9, "minutes", 0.05, False),
+    ("3 hrs", "3 hrs", 3.0, "hours", 0.5, False),
+    ("2.5 days", "2.5 days", 2.5, "days", 0.05, False),
+    ("3x", "3x", 3.0, "ratio", 0.5, False),
+    ("1.9 times", "1.9 times", 1.9, "ratio", 0.05, False),
     ("5 percentage points", "5 percentage points", 5.0, "points", 0.5, False),
     ("2.5 pp", "2.5 pp", 2.5, "points", 0.05, False),
     ("25 bps", "25 bps", 0.25, "points", 0.005, False),
@@ -53,16 +61,16 @@ PARSES: list[tuple[str, str, float, str, float, bool]] = [
     ("one hundred and five", "one hundred and five", 105.0, "count", 0.5, False),
     ("twelve percent", "twelve percent", 12.0, "percent", 0.5, False),
     ("forty-two thousand", "forty-two thousand", 42_000.0, "count", 500.0, False),
-    # hedges widen a round number's precision to its last non-zero digit
-    ("about 1,200", "about 1,200", 1200.0, "count", 50.0, True),
-    ("~1,230", "~1,230", 1230.0, "count", 5.0, True),
+    # a hedge keeps the written precision; the oracle widens it (tolerance.py)
+    ("about 1,200", "about 1,200", 1200.0, "count", 0.5, True),
+    ("~1,230", "~1,230", 1230.0, "count", 0.5, True),
     ("approximately 92%", "approximately 92%", 92.0, "percent", 0.5, True),
-    ("roughly 90%", "roughly 90%", 90.0, "percent", 5.0, True),
+    ("roughly 90%", "roughly 90%", 90.0, "percent", 0.5, True),
     ("around $1.2M", "around $1.2M", 1_200_000.0, "currency", 50_000.0, True),
-    ("nearly forty", "nearly forty", 40.0, "count", 5.0, True),
-    ("almost 2,000", "almost 2,000", 2000.0, "count", 400.0, True),
-    ("some 300", "some 300", 300.0, "count", 50.0, True),
-    ("approx. 1,200", "approx. 1,200", 1200.0, "count", 50.0, True),
+    ("nearly forty", "nearly forty", 40.0, "count", 0.5, True),
+    ("almost 2,000", "almost 2,000", 2000.0, "count", 0.5, True),
+    ("some 300", "some 300", 300.0, "count", 0.5, True),
+    ("approx. 1,200", "approx. 1,200", 1200.0, "count", 0.5, True),
     ("about 1,234", "about 1,234", 1234.0, "count", 0.5, True),
 ]
 
@@ -72,7 +80,7 @@ def test_parse(
     text: str, claim: str, value: float, unit: str, precision: float, hedged: bool
 ) -> None:
     (number,) = scan_numbers(f"It is {text} today")
-    assert f"It is {text} today"[number.start : number.end] == claim
+    assert f"It is {text} today"[number.start : number.end] == claim, number
     assert number.value == pytest.approx(value)
     assert number.unit == unit
     assert number.precision == pytest.approx(precision)
@@ -145,25 +153,27 @@ def test_parse_word_number(words: str, value: int | None) -> None:
 
 
 @pytest.mark.parametrize(
-    ("core", "multiplier", "hedged", "precision"),
+    ("core", "multiplier", "precision", "place"),
     [
-        ("92.5", 1.0, False, 0.05),
-        ("1,234", 1.0, False, 0.5),
-        ("1,200", 1.0, False, 0.5),
-        ("1,200", 1.0, True, 50.0),
-        ("1.2", 1000.0, False, 50.0),
-        ("100", 1.0, True, 20.0),
-        ("1000", 1.0, True, 200.0),
-        ("0", 1.0, True, 0.5),
+        ("92.5", 1.0, 0.05, 0.1),
+        ("1,234", 1.0, 0.5, 1.0),
+        ("1,200", 1.0, 0.5, 100.0),
+        ("1.2", 1000.0, 50.0, 100.0),
+        ("100", 1.0, 0.5, 100.0),
+        ("1000", 1.0, 0.5, 1000.0),
+        ("0", 1.0, 0.5, 1.0),
+        ("968", 1.0, 0.5, 1.0),
     ],
 )
-def test_written_precision(core: str, multiplier: float, hedged: bool, precision: float) -> None:
-    assert written_precision(core, multiplier, hedged) == pytest.approx(precision)
+def test_written_precision_and_last_significant_place(
+    core: str, multiplier: float, precision: float, place: float
+) -> None:
+    assert written_precision(core, multiplier) == (pytest.approx(precision), pytest.approx(place))
 
 
 @pytest.mark.parametrize(
     ("text", "factor"),
-    [("42", 1.0), ("1.2k", 1e3), ("3 million", 1e6), ("2 weeks", 7.0), ("25 bps", 0.01)],
+    [("42", 1.0), ("1.2k", 1e3), ("3 million", 1e6), ("2 weeks", 1.0), ("25 bps", 0.01)],
 )
 def test_factor_records_what_the_numeral_was_multiplied_by(text: str, factor: float) -> None:
     (number,) = scan_numbers(text)

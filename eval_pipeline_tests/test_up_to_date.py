@@ -20,7 +20,9 @@ TINY = PROJECT_ROOT / "data" / "tiny"
 RUN = "r1"
 
 
-def stage(versions: dict[str, str], tables: dict[str, str]) -> StageFingerprints:
+def stage(
+    versions: dict[str, str], tables: dict[str, str], oracle: dict[str, float] | None = None
+) -> StageFingerprints:
     return StageFingerprints(
         versions=versions,
         bkg=load_bkg(TINY / "bkg.json"),
@@ -28,6 +30,7 @@ def stage(versions: dict[str, str], tables: dict[str, str]) -> StageFingerprints
         judge=None,
         scoring={"sla": {"p95_s": 5.0}},
         table_fingerprints=lambda: dict(tables),
+        oracle=oracle,
     )
 
 
@@ -95,6 +98,12 @@ def test_a_new_stage_version_makes_every_case_out_of_date(setup: Any) -> None:
     store, cases, config = setup
     bumped = {**config, "judge_scores": "2"}
     assert up_to_date_cases(store, RUN, list(cases), stage(*split(bumped))) == set()
+
+
+def test_another_tolerance_rule_re_verifies_every_case(setup: Any) -> None:
+    store, cases, config = setup
+    wider = stage(*split(config), oracle={"hedge_units": 1.0, "hedge_cap": 0.2})
+    assert up_to_date_cases(store, RUN, list(cases), wider) == set()
 
 
 def test_a_changed_table_outdates_exactly_the_cases_whose_truth_reads_it(setup: Any) -> None:

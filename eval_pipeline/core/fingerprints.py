@@ -53,12 +53,14 @@ class StageFingerprints:
         judge: JudgeClient | None,
         scoring: Mapping[str, Any],
         table_fingerprints: Callable[[], dict[str, str]],
+        oracle: Mapping[str, Any] | None = None,
     ) -> None:
         self.versions = versions
         self.bkg = bkg
         self.chatbot_target = dict(chatbot_target)
         self.judge_id = judge_identity(judge)
         self.scoring = {**scoring, "judge": self.judge_id}
+        self.oracle_config = dict(oracle or {})
         self._table_fingerprints = table_fingerprints
 
     @cached_property
@@ -84,6 +86,7 @@ class StageFingerprints:
             claims,
             self._function_sources(case),
             {t: self.tables.get(t) for t in tables},
+            self.oracle_config,
         )
 
     def scores(self, golden: Record, response: str, verdicts: str) -> str:

@@ -18,8 +18,8 @@ them; it is idempotent and safe to call on every start.
 ``eval_claims``
     One row per claim of the current ``extracted_claims`` of each run and case, with the verdict
     of the current ``oracle_verdicts`` for that claim (NULL when the oracle gave none):
-    ``run_key``, ``case_id``, ``claim_id``, ``text``, ``value``, ``unit``, ``kind``,
-    ``verdict``, ``reason``, ``evidence`` (JSON array), ``created_at``.
+    ``run_key``, ``case_id``, ``claim_id``, ``text``, ``span`` (JSON), ``value``, ``unit``,
+    ``kind``, ``verdict``, ``reason``, ``evidence`` (JSON array), ``created_at``.
 ``eval_runs``
     One row per run from its current ``eval_run`` summary: ``run_key``, ``created_at``,
     ``cases_total``, ``cases_passed``, ``cases_failed``, ``cases_error``, ``pass_rate``,
@@ -41,6 +41,9 @@ import sqlalchemy as sa
 from eval_pipeline.core.results_store import RECORDS
 
 HISTORY_VIEWS = ("eval_latest_records", "eval_dimension_scores", "eval_claims", "eval_runs")
+_NEWEST_COLUMN = (
+    "span"  # the last column added to eval_claims: a store with older views gets new ones
+)
 
 
 @dataclass(frozen=True)
@@ -111,12 +114,13 @@ def _view_sql(j: _JSON) -> dict[str, str]:
         WHERE r.asset = 'judge_scores'
     """
     claims = f"""
-        SELECT c.run_key, c.case_id, c.claim_id, c.text, c.value, c.unit, c.kind,
+        SELECT c.run_key, c.case_id, c.claim_id, c.text, c.span, c.value, c.unit, c.kind,
                v.verdict, v.reason, v.evidence, c.created_at
         FROM (
             SELECT x.run_key, x.case_id, x.created_at,
                    {j.text("e.value", "id")} AS claim_id,
                    {j.text("e.value", "text")} AS text,
+                   {j.raw("e.value", "span")} AS span,
                    {j.number("e.value", "value")} AS value,
                    {j.text("e.value", "unit")} AS unit,
                    {j.text("e.value", "kind")} AS kind
@@ -158,10 +162,14 @@ def _view_sql(j: _JSON) -> dict[str, str]:
 
 
 def ensure_history_views(engine: sa.Engine) -> None:
-    """Create the views once, when one is missing; a concurrent creator winning the race is fine."""
+    """Create the views when one is missing or older than this code; a concurrent creator
+    winning the race is fine."""
     if engine.dialect.name not in {"sqlite", "postgresql"}:
         return
-    if set(HISTORY_VIEWS) <= set(sa.inspect(engine).get_view_names()):
+    inspector = sa.inspect(engine)
+    if set(HISTORY_VIEWS) <= set(inspector.get_view_names()) and _NEWEST_COLUMN in {
+        c["name"] for c in inspector.get_columns("eval_claims")
+    }:
         return
     try:
         create_history_views(engine)

@@ -19,6 +19,7 @@ Unit = Literal[
     "currency",
     "number",
     "points",
+    "ratio",
     "seconds",
     "minutes",
     "hours",
@@ -235,7 +236,12 @@ class Claim(_Model):
     value: float | None = None
     unit: Unit | None = None
     precision: float | None = None
+    """Half a unit of the last written digit, in the unit of ``value``."""
+    place: float | None = None
+    """One unit of the last significant place (what a hedge widens the precision by)."""
     hedged: bool = False
+    per: float | None = None
+    """A share stated as ``value`` in ``per`` ("one in 8": 1 in 8; "3 out of 10": 3 in 10)."""
     entity: str | None = None
     kind: Literal["numeric", "ranking", "comparison", "existence", "other"] = "numeric"
     source: Literal["deterministic", "llm"] = "deterministic"

@@ -1,14 +1,16 @@
-"""Numbers as people write them: a small grammar, their value, unit and implied precision.
+"""Numbers as people write them: a small grammar, their value, unit and written precision.
 
-An answer says "92.5%", "about 1,200", "$1.2M", "forty-two" or "12.5 days"; checking it against a
-recomputed value needs the number, the unit it is stated in, and how precisely it was written (the
-half-unit of its last stated digit), since a correctly rounded figure must never count as wrong.
+An answer says "92.5%", "about 1,200", "$1.2M", "forty-two", "12.5 days", "5.0h", "3x", "one in
+8" or "3 out of 10"; checking it against a recomputed value needs the number, the unit it is
+stated in, and how precisely it was written: the half-unit of its last written digit, and the
+unit of its last significant place (what a hedge widens by), since a correctly rounded figure
+must never count as wrong.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from eval_pipeline.core.models import Unit
@@ -42,6 +44,20 @@ SCALE_WORDS: dict[str, float] = {
     "trillion": 1e12,
 }
 SUFFIX_SCALES: dict[str, float] = {"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9}
+FRACTION_WORDS: dict[str, int] = {
+    "half": 2,
+    "halves": 2,
+    "third": 3,
+    "thirds": 3,
+    "quarter": 4,
+    "quarters": 4,
+    "fourth": 4,
+    "fourths": 4,
+    "fifth": 5,
+    "fifths": 5,
+    "tenth": 10,
+    "tenths": 10,
+}
 
 
 def _alternation(words: tuple[str, ...] | list[str]) -> str:
@@ -61,31 +77,48 @@ NUMERAL = re.compile(
     r"|\s+(?P<scale>(?i:thousand|million|billion|trillion))\b)?"
 )
 
-_HEDGE_BEFORE = re.compile(
+HEDGE_BEFORE = re.compile(
     r"(?:\b(?i:about|approximately|approx\.?|roughly|around|nearly|almost|some|circa|ca\.|"
-    r"close\s+to|an\s+estimated|estimated|est\.)\s*|[~≈]\s*)$"
+    r"close\s+to|an\s+estimated|estimated|est\.|just\s+about|more\s+or\s+less)\s*|[~≈]\s*)$"
 )
 _AT_MOST_BEFORE = re.compile(
     r"(?:\b(?i:no\s+more\s+than|not\s+more\s+than|less\s+than|fewer\s+than|under|below|"
-    r"at\s+most|up\s+to)\s+|(?:<=?|≤)\s*)$"
+    r"at\s+most|up\s+to|a\s+bit\s+under|just\s+under|just\s+below|shy\s+of)\s+(?:the\s+)?"
+    r"|(?:<=?|≤)\s*)$"
 )
 _AT_LEAST_BEFORE = re.compile(
     r"(?:\b(?i:more\s+than|over|above|at\s+least|greater\s+than|exceed(?:s|ed|ing)?|"
-    r"in\s+excess\s+of|upwards\s+of)\s+|(?:>=?|≥)\s*)$"
+    r"in\s+excess\s+of|upwards\s+of|a\s+bit\s+over|just\s+over|just\s+above|a\s+little\s+over|"
+    r"a\s+little\s+more\s+than|a\s+bit\s+more\s+than|north\s+of)\s+(?:the\s+)?|(?:>=?|≥)\s*)$"
 )
 _BOUNDS_BEFORE: tuple[tuple[re.Pattern[str], Bound], ...] = (
     (_AT_MOST_BEFORE, "at_most"),
     (_AT_LEAST_BEFORE, "at_least"),
 )
+_DURATIONS: tuple[tuple[Unit, str], ...] = (
+    ("seconds", r"sec(?:ond)?s?"),
+    ("minutes", r"min(?:ute)?s?"),
+    ("hours", r"h(?:(?:ou)?rs?)?"),
+    ("days", r"(?:(?:calendar|business|working)\s+)?days?"),
+    ("weeks", r"(?:(?:calendar|business|working)\s+)?w(?:ee)?ks?"),
+)
 _UNIT_AFTER: tuple[tuple[re.Pattern[str], Unit, float], ...] = (
     (re.compile(r"\s?%"), "percent", 1.0),
-    (re.compile(r"\s*(?i:percentage\s+points?|pp\b|p\.p\.|pts?\b|points?\b)"), "points", 1.0),
+    (
+        re.compile(r"(?:[ \t]*|-)(?i:percentage[\s-]+points?|pp\b|p\.p\.|pts?\b|points?\b)"),
+        "points",
+        1.0,
+    ),
     (re.compile(r"\s*(?i:basis\s+points?|bps)\b"), "points", 0.01),
     (re.compile(r"\s*(?i:per\s?cent|percent|pct)\b"), "percent", 1.0),
-    (re.compile(r"\s*(?i:(?:calendar\s+|business\s+|working\s+)?days?)\b"), "days", 1.0),
-    (re.compile(r"\s*(?i:(?:calendar\s+|business\s+|working\s+)?weeks?)\b"), "days", 7.0),
+    *(
+        (re.compile(rf"(?:(?:[ \t]*|-)(?i:{pattern})\b)"), unit, 1.0)
+        for unit, pattern in _DURATIONS
+    ),
     (re.compile(r"\s*(?:USD|EUR|GBP|(?i:dollars?|euros?|pounds?))\b"), "currency", 1.0),
+    (re.compile(r"(?:[x×](?![A-Za-z0-9])|\s*(?i:times)\b)"), "ratio", 1.0),
 )
+_ATTACHED_UNIT = re.compile(r"[hx×]|hrs?|mins?|secs?|wks?")
 
 
 @dataclass(frozen=True)
@@ -100,12 +133,17 @@ class ParsedNumber:
     value: float
     unit: Unit
     precision: float
+    """Half a unit of the last written digit, in the unit of ``value``."""
+    place: float
+    """One unit of the last significant place: the last non-zero digit of an integer, the last
+    written digit of a decimal. A hedge widens the precision by it."""
     hedged: bool
     bound: Bound | None
     in_words: bool
     scaled: bool
     factor: float = 1.0
-    """What the written numeral was multiplied by (scale word, suffix, unit such as weeks)."""
+    """What the written numeral was multiplied by (scale word, suffix, basis points)."""
+    explicit_sign: bool = False
 
 
 def parse_word_number(text: str) -> int | None:
@@ -123,21 +161,19 @@ def parse_word_number(text: str) -> int | None:
     return total
 
 
-def written_precision(core: str, multiplier: float, hedged: bool) -> float:
-    """Half a unit of the last digit written; a hedged round integer is precise to its last
-    non-zero digit ("about 1,200" → 50), capped at 20% so "about 1,000" stays a claim."""
+def written_precision(core: str, multiplier: float) -> tuple[float, float]:
+    """(half a unit of the last written digit, one unit of the last significant place)."""
     digits = core.replace(",", "")
     if "." in digits:
-        return 0.5 * 10.0 ** -len(digits.split(".", 1)[1]) * multiplier
-    if not hedged:
-        return 0.5 * multiplier
+        step = 10.0 ** -len(digits.split(".", 1)[1]) * multiplier
+        return 0.5 * step, step
     significant = digits.rstrip("0")
     place = 10.0 ** (len(digits) - len(significant)) if significant else 1.0
-    return max(0.5 * multiplier, min(0.5 * place * multiplier, 0.2 * float(digits) * multiplier))
+    return 0.5 * multiplier, place * multiplier
 
 
 def _unit_after(text: str, end: int) -> tuple[Unit | None, float, int]:
-    tail = text[end:]
+    tail = text[end : end + 40]
     for pattern, unit, factor in _UNIT_AFTER:
         found = pattern.match(tail)
         if found:
@@ -145,20 +181,41 @@ def _unit_after(text: str, end: int) -> tuple[Unit | None, float, int]:
     return None, 1.0, end
 
 
-def _prefix(text: str, start: int) -> tuple[bool, Bound | None, int]:
-    head = text[:start]
+_COMPARED_BEFORE = re.compile(
+    r"(?:\d[\d.,]*\s*(?:[%kKMB]|[a-z]+)|\b(?i:rose|rising|risen|went|climbed|jumped|grew|increased|"
+    r"fell|dropped|moved|way|shot|crept))\s+$"
+)
+
+
+def prefix(text: str, start: int) -> tuple[bool, Bound | None, int]:
+    """(hedged, bound, where the prefix starts) of a number starting at ``start``. "Above" or
+    "up to" after another number or a verb of change ("$2K above the $52,400", "rose up to
+    17.9") compare or move, they do not bound."""
+    head = text[max(0, start - 60) : start]
+    offset = max(0, start - 60)
     for pattern, bound in _BOUNDS_BEFORE:
         found = pattern.search(head)
+        if found and _COMPARED_BEFORE.search(head[: found.start()]):
+            continue
         if found:
-            hedge = _HEDGE_BEFORE.search(head[: found.start()])
-            return hedge is not None, bound, hedge.start() if hedge else found.start()
-    found = _HEDGE_BEFORE.search(head)
-    return (True, None, found.start()) if found else (False, None, start)
+            hedge = HEDGE_BEFORE.search(head[: found.start()])
+            where = hedge.start() if hedge else found.start()
+            return hedge is not None, bound, offset + where
+    found = HEDGE_BEFORE.search(head)
+    if found:
+        bounded = next((b for p, b in _BOUNDS_BEFORE if p.search(head[: found.start()])), None)
+        return True, bounded, offset + found.start()
+    return False, None, start
 
 
 def _is_bounded(text: str, start: int, end: int) -> bool:
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
+    if after.isalpha() and _ATTACHED_UNIT.match(text, end):
+        unit_end = _ATTACHED_UNIT.match(text, end)
+        assert unit_end is not None
+        following = text[unit_end.end()] if unit_end.end() < len(text) else " "
+        return not (before.isalnum() or before in "_.") and not following.isalnum()
     return not (before.isalnum() or before in "_.") and not (after.isalnum() or after == "_")
 
 
@@ -194,12 +251,12 @@ def scan_numbers(text: str) -> list[ParsedNumber]:
             multiplier = SCALE_WORDS[m.group("scale").lower()]
         numeral_start, sign = _signed_start(text, m.start())
         unit, unit_factor, end = _unit_after(text, m.end())
-        hedged, bound, start = _prefix(text, numeral_start)
+        hedged, bound, start = prefix(text, numeral_start)
         if m.group("currency"):
             unit = "currency"
         written = str(int(base)) if in_words else core
         value = sign * float(base) * multiplier * unit_factor
-        precision = written_precision(written, multiplier * unit_factor, hedged)
+        precision, place = written_precision(written, multiplier * unit_factor)
         if unit is None:
             unit = _bare_unit(core, value, scaled=multiplier != 1.0)
         found.append(
@@ -212,11 +269,13 @@ def scan_numbers(text: str) -> list[ParsedNumber]:
                 value=value,
                 unit=unit,
                 precision=precision,
+                place=place,
                 hedged=hedged,
                 bound=bound,
                 in_words=in_words,
                 scaled=multiplier != 1.0,
                 factor=multiplier * unit_factor,
+                explicit_sign=numeral_start < m.start(),
             )
         )
     return found
@@ -227,3 +286,91 @@ def _bare_unit(core: str, value: float, *, scaled: bool) -> Unit:
     if scaled or "." not in core:
         return "count"
     return "fraction" if abs(value) <= 1 else "number"
+
+
+def _in_words(
+    m: re.Match[str],
+    start: int,
+    value: float,
+    unit: Unit,
+    precision: float,
+    place: float,
+    hedged: bool,
+    bound: Bound | None,
+) -> ParsedNumber:
+    """A number written as words ("a third", "twice"), its span from ``start`` (a hedge or
+    bound before it) to the end of the words."""
+    return ParsedNumber(
+        start=start,
+        end=m.end(),
+        numeral_start=m.start(),
+        numeral_end=m.end(),
+        core=m.group(),
+        value=value,
+        unit=unit,
+        precision=precision,
+        place=place,
+        hedged=hedged,
+        bound=bound,
+        in_words=True,
+        scaled=False,
+    )
+
+
+_FRACTION = re.compile(
+    rf"\b(?P<count>a|an|{_alternation(_ONES)})\s+(?P<part>{_alternation(list(FRACTION_WORDS))})\b"
+    r"|\b(?P<half>half)\b(?!-)",
+    re.IGNORECASE,
+)
+_NOT_A_SHARE_HALF = re.compile(r"\b(?i:first|second|last|other|the|back)\s+$")
+
+
+def scan_fractions(text: str) -> list[ParsedNumber]:
+    """Shares written as words ("a third", "two thirds", "roughly half"): a fraction whose
+    precision is that of the same share written "one in N" (a third: one in 2.5 to 3.5)."""
+    found = []
+    for m in _FRACTION.finditer(text):
+        if m.group("half"):
+            hedged, bound, start = prefix(text, m.start())
+            if _NOT_A_SHARE_HALF.search(text[: m.start()]) or not (
+                hedged or bound or text[m.end() : m.end() + 3].lower() == " of"
+            ):
+                continue
+            count, parts = 1, 2
+        else:
+            hedged, bound, start = prefix(text, m.start())
+            word = m.group("count").lower()
+            count = 1 if word in ("a", "an", "one") else WORD_VALUES[word]
+            parts = FRACTION_WORDS[m.group("part").lower()]
+            if count > 1 and not m.group("part").lower().endswith("s"):
+                continue
+        value = count / parts
+        if count == 1:  # "a third" is one in 2.5 to 3.5
+            precision = max(value - 1 / (parts + 0.5), 1 / (parts - 0.5) - value)
+        else:  # "two thirds" is 2 of 3 at the nearest third
+            precision = 0.5 / parts
+        found.append(_in_words(m, start, value, "fraction", precision, precision, hedged, bound))
+    return found
+
+
+_MULTIPLE = re.compile(
+    r"\b(?:(?P<two>twice|doubled|doubles|double(?=\s+(?:the|its|their|that)\b))|"
+    r"(?P<three>thrice|tripled|triples|triple(?=\s+(?:the|its|their|that)\b))|"
+    r"(?P<four>quadrupled|quadruples))\b",
+    re.IGNORECASE,
+)
+
+
+def scan_multiples(text: str) -> list[ParsedNumber]:
+    """Ratios written as words ("twice as many", "nearly tripled"): 2, 3 or 4 times, as
+    precise as "2x"."""
+    found = []
+    for m in _MULTIPLE.finditer(text):
+        hedged, bound, start = prefix(text, m.start())
+        value = 2.0 if m.group("two") else 3.0 if m.group("three") else 4.0
+        found.append(_in_words(m, start, value, "ratio", 0.5, 1.0, hedged, bound))
+    return found
+
+
+def with_span(number: ParsedNumber, start: int, end: int) -> ParsedNumber:
+    return replace(number, start=start, end=end)

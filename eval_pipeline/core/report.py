@@ -19,9 +19,9 @@ from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from eval_pipeline.core.charts import Series, histogram, line_chart
+from eval_pipeline.core.claim_results import Details, case_claims
 from eval_pipeline.core.models import DIMENSIONS
 
-Details = Mapping[str, Mapping[str, Mapping[str, Any]]]
 DetailLoader = Callable[[Sequence[str]], Details]  # case ids → their records, per asset
 
 PAGE_SIZE = 100
@@ -78,23 +78,9 @@ def _evidence(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def case_details(case_id: str, details: Details) -> dict[str, Any]:
-    """Join a case's response, claim contract and verdicts into what its drill-down shows.
-
-    A verdict whose claim is missing from the contract is still listed, so a claim that vanished
-    between the two oracle passes stays visible.
-    """
+    """Join a case's response, claim contract and verdicts into what its drill-down shows."""
     response = details.get("chatbot_responses", {}).get(case_id, {})
-    claims = details.get("extracted_claims", {}).get(case_id, {}).get("claims", [])
     oracle = details.get("oracle_verdicts", {}).get(case_id, {})
-    verdicts = {v["claim_id"]: v for v in oracle.get("verdicts", [])}
-    claim_ids = {c["id"] for c in claims}
-    contract = [
-        {"id": c["id"], "text": c.get("text", ""), "verdict": verdicts.get(c["id"])} for c in claims
-    ] + [
-        {"id": cid, "text": "(not in the claim contract)", "verdict": v}
-        for cid, v in verdicts.items()
-        if cid not in claim_ids
-    ]
     return {
         "question": response.get("question", ""),
         "answer": response.get("answer", ""),
@@ -109,14 +95,7 @@ def case_details(case_id: str, details: Details) -> dict[str, Any]:
         "transport": response.get("transport", ""),
         "sql": [c["sql"] for c in response.get("tool_calls", []) if c.get("sql")],
         "claims": [
-            {
-                "id": c["id"],
-                "text": c["text"],
-                "verdict": c["verdict"]["verdict"] if c["verdict"] else None,
-                "reason": c["verdict"].get("reason", "") if c["verdict"] else "",
-                "evidence": _evidence(c["verdict"].get("evidence", [])) if c["verdict"] else [],
-            }
-            for c in contract
+            {**c, "evidence": _evidence(c["evidence"])} for c in case_claims(case_id, details)
         ],
         "references": [
             {

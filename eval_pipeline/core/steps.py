@@ -36,7 +36,7 @@ from eval_pipeline.core.models import (
     OracleResult,
 )
 from eval_pipeline.core.on_topic import on_topic_dimension
-from eval_pipeline.core.oracle import oracle_dimension, verify_claims
+from eval_pipeline.core.oracle import DEFAULT_RULE, ToleranceRule, oracle_dimension, verify_claims
 from eval_pipeline.core.safety import find_pii, safety_dimension
 from eval_pipeline.core.sql_check import sql_dimension
 
@@ -107,6 +107,7 @@ def verify(
     runtime: BKGRuntime,
     db: Database,
     judge: JudgeClient | None = None,
+    rule: ToleranceRule = DEFAULT_RULE,
 ) -> OracleResult:
     """Recompute the case's references live and give every claim a verdict.
 
@@ -118,7 +119,9 @@ def verify(
     if judge is not None:
         return oracle_llm_result(judge, case, payload, contract, runtime, db)
     references = [runtime.evaluate(ref, db) for ref in case.reference]
-    verdicts = verify_claims(contract, references, answer=payload.answer, question=case.question)
+    verdicts = verify_claims(
+        contract, references, answer=payload.answer, question=case.question, rule=rule
+    )
     return OracleResult(case_id=case.id, verdicts=verdicts, references=references)
 
 

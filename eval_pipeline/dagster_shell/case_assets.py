@@ -289,7 +289,9 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
                 return OracleResult(case_id=key[1], error=REMOVED).model_dump(mode="json")
             payload = ChatPayload.model_validate(chatbot_responses[key])
             contract = ClaimContract.model_validate(extracted_claims[key])
-            result = verify(case, payload, contract, env.runtime, env.db, env.judge)
+            result = verify(
+                case, payload, contract, env.runtime, env.db, env.judge, env.settings.tolerance_rule
+            )
             changed = stale_tables(payload, current)
             if changed and payload.status == "ok":
                 result = mark_stale(result, changed)

@@ -21,6 +21,7 @@ from dagster import (
 )
 
 from eval_pipeline.core.aggregate import for_summary, judge_case, summarize_run
+from eval_pipeline.core.claim_results import write_summary
 from eval_pipeline.core.compare import compare_runs
 from eval_pipeline.core.models import (
     DimensionResult,
@@ -138,7 +139,14 @@ def build_eval_run(blocking: bool) -> Any:
         summary["demoted_dimensions"] = dict(env.policy.demotion_reasons)
         for case in summary["cases"]:
             case["reused"] = case["case_id"] in reused
-        summary_path = write_json(run_dir / "summary.json", summary)
+        summary_path = write_summary(
+            run_dir / "summary.json",
+            summary,
+            lambda ids: {
+                name: env.store.latest(name, run_key, ids)
+                for name in ("extracted_claims", "oracle_verdicts")
+            },
+        )
         comparison = summary["comparison"] or {}
         yield Output(
             {(run_key, ""): summary},

@@ -1,0 +1,360 @@
+"""What each claim is stated for: the entities and periods it is bound to, and the words that
+say which quantity it is.
+
+In a table a number belongs to its row's labels and its column's header; in a list item or a
+line with a head ("Riverside — 412 visits, 12.3% no-shows") to the head; in prose to the label
+closest to it in its clause (fewest clause breaks, then distance, then the one before it), and a
+number right after a bound one ("West (59.6%, 305 done)", "243 units and $9.56M") shares its
+binding. The question's own entities and periods apply when the sentence names none.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from eval_pipeline.core.layout import Layout
+from eval_pipeline.core.models import Claim, Unit
+from eval_pipeline.core.oracle.facts import tokens
+from eval_pipeline.core.oracle.labels import Form, LabelMention, label_mentions
+from eval_pipeline.core.oracle.periods import Mention, Period, period_mentions
+from eval_pipeline.core.oracle.units import unit_from_name
+
+_MAX_SEPARATION = 1
+_SEPARATORS: tuple[tuple[re.Pattern[str], int], ...] = (
+    (re.compile(r"[;|\n]"), 2),
+    (re.compile(r",|\s[-–—]\s|\(|\)"), 1),
+    (re.compile(r"\b(?i:and|but|while|whilst|whereas|versus|vs|compared|than|or|against)\b"), 1),
+)
+_CONTINUES = re.compile(
+    r"\s*(?:[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s*)?(?:[,/&]|\band\b|\bor\b|\bwith\b)?\s*\(?\s*"
+    r"(?:(?:for|of|at|in|on|totalling|worth)\s+)?"
+)
+_HEAD = re.compile(
+    r"^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*(?P<head>[^:—–\n\d$€£%]{1,60}?|[^:—–\n]{0,40}?"
+    r"(?:\d{1,2}\s+[A-Z][a-z]+|[A-Z][a-z]+\s+\d{4}|Q[1-4](?:\s+\d{4})?|\d{4}))"
+    r"[ \t]*(?::|\s[—–-]\s)",
+    re.MULTILINE,
+)
+_HEADER_UNITS: tuple[tuple[re.Pattern[str], Unit], ...] = (
+    (re.compile(r"%|\bpct\b|\bpercent", re.IGNORECASE), "percent"),
+    (re.compile(r"\(\s*(?:\$|usd|eur|€|£)\s*\)|\$", re.IGNORECASE), "currency"),
+    (re.compile(r"\(\s*(?:min|mins|minutes)\s*\)|\bminutes\b", re.IGNORECASE), "minutes"),
+    (re.compile(r"\(\s*(?:h|hrs?|hours)\s*\)|\bhours\b", re.IGNORECASE), "hours"),
+    (re.compile(r"\(\s*days?\s*\)|\bdays\b", re.IGNORECASE), "days"),
+)
+_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+_BARE = frozenset({"count", "number", "fraction"})
+
+
+@dataclass
+class Binding:
+    """What one claim is about, read from the answer around it."""
+
+    entities: set[str] = field(default_factory=set)
+    periods: list[Period] = field(default_factory=list)
+    meaning: frozenset[str] = frozenset()
+    unit: Unit | None = None
+    """The unit a table's column header gives a bare number ("Avg wait (min)" → minutes)."""
+    clause: tuple[int, int] = (0, 0)
+    sentence: tuple[int, int] = (0, 0)
+    in_table: bool = False
+    lead_in: frozenset[str] = frozenset()
+    """Words of the line that introduces the list or table the claim is in."""
+    lead_start: int = 0
+    """Where the claim's list or table (with its introducing line) starts."""
+    context: frozenset[str] = frozenset()
+    """Words of its sentence (or table row and header) and of the line introducing its list."""
+
+
+@dataclass
+class AnswerContext:
+    """The answer and question with their label and period mentions, parsed once."""
+
+    answer: str
+    question: str
+    forms: dict[str, Form]
+    layout: Layout = field(init=False)
+    labels: list[LabelMention] = field(init=False)
+    periods: list[Mention] = field(init=False)
+    asked_labels: list[LabelMention] = field(init=False)
+    asked_periods: list[Mention] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.layout = Layout(self.answer)
+        self.labels = label_mentions(self.answer, self.forms)
+        named = [(m.start, m.end) for m in self.labels]  # "Mustang 2023 GT" names no year
+        asked = self.question.lower()
+        self.periods = [  # "last year" means the reference's own period when the question says so
+            m
+            for m in period_mentions(self.answer)
+            if (m.period.grain != "other" or self.answer[m.start : m.end].lower() not in asked)
+            and not any(s <= m.start and m.end <= e for s, e in named)
+        ]
+        self.asked_labels = label_mentions(self.question, self.forms)
+        self.asked_periods = period_mentions(self.question)
+
+    def labels_in(self, start: int, end: int) -> list[LabelMention]:
+        return [m for m in self.labels if start <= m.start < end]
+
+    def periods_in(self, start: int, end: int) -> list[Mention]:
+        return [m for m in self.periods if start <= m.start < end]
+
+
+_PARENTHETICAL = re.compile(r"\([^()]*\)")
+_LINKING = re.compile(
+    r"\s*(?:[a-z-]+\s+){0,2}(?i:in|for|during|at|on|by|as\s+of|over|across)\s+(?:the\s+)?"
+)
+
+
+def separation(between: str) -> int:
+    """Clause breaks between a label and a number; an aside in brackets is not one."""
+    between = _PARENTHETICAL.sub(" ", between)
+    return sum(weight * len(p.findall(between)) for p, weight in _SEPARATORS)
+
+
+_AFTER_STOP = re.compile(
+    r"[$€£%;:,.()|—–]|(?<![A-Za-z])\d|\b(?:and|or|but|while|whereas|versus|vs)\b"
+)  # "E911 readiness 87.3% and NAS readiness 56.1%": the words after "and" are the next's
+
+
+def _words_around(
+    text: str, start: int, end: int, limit_start: int, limit_end: int
+) -> frozenset[str]:
+    """Words that name the quantity: up to three after the number and six before it, within
+    the clause and not past another number."""
+    after = re.split(_AFTER_STOP, text[end:limit_end], maxsplit=1)[0]
+    segments = re.split(r"[$€£%;:.()|—–]|(?<![A-Za-z])\d", text[limit_start:start])
+    before = segments[-1]
+    if len(segments) > 1:  # the words right after the previous number are its own
+        pieces = re.split(
+            r",|\b(?:across|in|at|with|and|of|for|from|over|to|versus|vs)\b", before, maxsplit=1
+        )
+        before = pieces[-1]
+    words = _WORD.findall(after)[:3] + _WORD.findall(before)[-6:]
+    return tokens(" ".join(words))
+
+
+def _clause(ctx: AnswerContext, position: int) -> tuple[int, int]:
+    start, end = ctx.layout.sentence_of(position)
+    line = ctx.layout.line_of(position)
+    start, end = max(start, line[0]), min(end, line[1])
+    left = max(
+        (m.end() for m in re.finditer(r"[;]|\s[—–]\s", ctx.answer[start:position])), default=0
+    )
+    right = re.search(r"[;]|\s[—–]\s", ctx.answer[position:end])
+    return start + left, (position + right.start()) if right else end
+
+
+def _attach(
+    claims: Sequence[Claim],
+    mentions: Sequence[tuple[int, int, object]],
+    ctx: AnswerContext,
+) -> dict[str, list[object]]:
+    """Each mention goes to the claim closest to it in its sentence (fewest clause breaks, then
+    distance, then the claim after it); a claim right after a bound one shares its binding."""
+    out: dict[str, list[object]] = {c.id: [] for c in claims}
+    for start, end, item in mentions:
+        sentence = ctx.layout.sentence_of(start)
+        local = [c for c in claims if sentence[0] <= c.span[0] < sentence[1]]
+        scored = []
+        for claim in local:
+            follows = claim.span[0] >= end
+            if not follows and claim.span[1] > start:
+                continue
+            between = (
+                ctx.answer[end : claim.span[0]] if follows else ctx.answer[claim.span[1] : start]
+            )
+            linked = not follows and bool(_LINKING.fullmatch(between))
+            scored.append((separation(between), len(between), not linked, not follows, claim.id))
+        if scored and min(scored)[0] <= _MAX_SEPARATION:
+            out[min(scored)[-1]].append(item)
+    for sentence in ctx.layout.sentences:
+        local = sorted(
+            (c for c in claims if sentence[0] <= c.span[0] < sentence[1]), key=lambda c: c.span
+        )
+        for before, after in itertools.pairwise(local):
+            between = ctx.answer[before.span[1] : after.span[0]]
+            if not out[after.id] and out[before.id] and _CONTINUES.fullmatch(between):
+                out[after.id] = list(out[before.id])
+    return out
+
+
+def _table_binding(ctx: AnswerContext, claim: Claim, binding: Binding) -> bool:
+    found = ctx.layout.cell_of(claim.span[0])
+    if found is None:
+        return False
+    table, row, cell = found
+    binding.in_table = True
+    header = table.header[cell.column] if cell.column < len(table.header) else ""
+    others = [c for c in row.cells if c is not cell]
+    for other in others:
+        binding.entities |= {m.key for m in ctx.labels_in(other.start, other.end)}
+        binding.periods += [m.period for m in ctx.periods_in(other.start, other.end)]
+    binding.periods += [m.period for m in period_mentions(header)]
+    binding.entities |= {m.key for m in label_mentions(header, ctx.forms)}
+    words = tokens(header) | tokens(re.sub(r"[\d$€£%,.]+", " ", cell.text))
+    first = row.cells[0] if row.cells else None
+    if first is not None and first is not cell and not ctx.labels_in(first.start, first.end):
+        words |= tokens(first.text)  # a transposed table: the row names the metric
+    binding.meaning = frozenset(words)
+    if claim.unit in _BARE:
+        binding.unit = next((u for p, u in _HEADER_UNITS if p.search(header)), None) or (
+            unit_from_name(header)
+            if unit_from_name(header) in ("minutes", "hours", "days")
+            else None
+        )
+    binding.clause = (row.start, row.end)
+    binding.sentence = (row.start, row.end)
+    return True
+
+
+def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
+    """The binding of every claim of the answer."""
+    bindings = {c.id: Binding() for c in claims}
+    prose = []
+    for claim in claims:
+        if not _table_binding(ctx, claim, bindings[claim.id]):
+            prose.append(claim)
+    label_items = [(m.start, m.end, m.key) for m in ctx.labels]
+    period_items = [(m.start, m.end, m.period) for m in ctx.periods]
+    by_label = _attach(prose, label_items, ctx)
+    by_period = _attach(prose, period_items, ctx)
+    heads = _line_heads(ctx)
+    for claim in claims:
+        lead = _lead_in(ctx, claim.span[0])
+        if lead is not None:
+            bindings[claim.id].lead_start = lead[0]
+            bindings[claim.id].lead_in = tokens(ctx.answer[lead[0] : lead[1]])
+        else:
+            bindings[claim.id].lead_start = ctx.layout.sentence_of(claim.span[0])[0]
+    for claim in claims:
+        binding = bindings[claim.id]
+        start, end = ctx.layout.sentence_of(claim.span[0])
+        binding.context = binding.lead_in | tokens(ctx.answer[start:end]) | binding.meaning
+    for claim in prose:
+        binding = bindings[claim.id]
+        binding.entities = {str(k) for k in by_label[claim.id]}
+        binding.periods = [p for p in by_period[claim.id] if isinstance(p, Period)]
+        line = ctx.layout.line_of(claim.span[0])
+        head = heads.get(line) or _item_names(ctx, claim.span[0])
+        if head is not None:
+            entities, periods = head
+            if not binding.entities:
+                binding.entities = set(entities)
+            if not binding.periods:
+                binding.periods = list(periods)
+        binding.clause = _clause(ctx, claim.span[0])
+        binding.sentence = ctx.layout.sentence_of(claim.span[0])
+        binding.meaning = _words_around(ctx.answer, claim.span[0], claim.span[1], *binding.clause)
+        binding.context |= binding.meaning
+    _from_to(prose, bindings, ctx)
+    _respectively(prose, bindings, ctx)
+    return bindings
+
+
+_FROM = re.compile(r"\b(?i:from)\s+$")
+_TO = re.compile(r"\s*(?:[a-z][\w-]*\s+)?(?i:to)\s+")
+
+
+def _from_to(claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerContext) -> None:
+    """ "fell from 292 to 271" with two periods named in the sentence (else the question): the
+    first number is for the earlier, the second for the later."""
+    ordered = sorted(claims, key=lambda c: c.span)
+    for first, second in itertools.pairwise(ordered):
+        if ctx.periods_in(first.span[1], second.span[0]):
+            continue  # "from 281 in April to 305 in May" names each number's own period
+        if not _FROM.search(ctx.answer[max(0, first.span[0] - 12) : first.span[0]]):
+            continue
+        if not _TO.fullmatch(ctx.answer[first.span[1] : second.span[0]]):
+            continue
+        start, end = ctx.layout.sentence_of(first.span[0])
+        named = list(dict.fromkeys(m.period for m in ctx.periods_in(start, end)))
+        if len(named) != 2:
+            named = list(dict.fromkeys(m.period for m in ctx.asked_periods))
+        if len(named) == 2 and all(p.grain != "other" for p in named):
+            earlier, later = sorted(named, key=lambda p: p.bounds(p.year or 2000)[0])
+            bindings[first.id].periods = [earlier]
+            bindings[second.id].periods = [later]
+
+
+_LIST_JOINT = re.compile(r"\s*(?:,|\band\b|&|;|\brespectively\b)?\s*")
+
+
+def _respectively(
+    claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerContext
+) -> None:
+    """ "in 2023 and 2024 (4.385% and 4.358%)": the numbers in brackets go with the periods (or
+    labels) listed just before them, in order."""
+    for m in re.finditer(r"\(([^()]*)\)", ctx.answer):
+        inside = sorted(
+            (c for c in claims if m.start() < c.span[0] < m.end()), key=lambda c: c.span
+        )
+        if len(inside) < 2:
+            continue
+        gaps = [ctx.answer[a.span[1] : b.span[0]] for a, b in itertools.pairwise(inside)]
+        if not all(_LIST_JOINT.fullmatch(g) for g in gaps):
+            continue
+        start = ctx.layout.sentence_of(m.start())[0]
+        for kind in ("periods", "labels"):
+            mentions = [x for x in getattr(ctx, kind) if start <= x.start and x.end <= m.start()]
+            listed = mentions[-len(inside) :]
+            if len(listed) != len(inside):
+                continue
+            joints = [ctx.answer[a.end : b.start] for a, b in itertools.pairwise(listed)]
+            if not all(_LIST_JOINT.fullmatch(j) for j in joints):
+                continue
+            for claim, mention in zip(inside, listed, strict=True):
+                if kind == "periods":
+                    bindings[claim.id].periods = [mention.period]
+                else:
+                    bindings[claim.id].entities = {mention.key}
+            break
+
+
+def _lead_in(ctx: AnswerContext, position: int) -> tuple[int, int] | None:
+    """The line before the list or table holding ``position`` ("Group revenue by year:")."""
+    in_block = ctx.layout.cell_of(position) is not None or any(
+        i.start <= position < i.end for i in ctx.layout.items
+    )
+    if not in_block:
+        return None
+    line = ctx.layout.line_of(position)
+    lines = ctx.layout.lines
+    index = lines.index(line) if line in lines else 0
+    while index > 0:
+        index -= 1
+        start, end = lines[index]
+        text = ctx.answer[start:end].lstrip()
+        if not (text.startswith(("|", "-", "*", "•")) or re.match(r"\d{1,2}[.)]\s", text)):
+            return start, end
+    return None
+
+
+def _item_names(ctx: AnswerContext, position: int) -> tuple[set[str], list[Period]] | None:
+    """A list item naming one entity (or one period) is about it throughout."""
+    item = next((i for i in ctx.layout.items if i.start <= position < i.end), None)
+    if item is None:
+        return None
+    entities = {m.key for m in ctx.labels_in(item.start, item.end)}
+    periods = list(dict.fromkeys(m.period for m in ctx.periods_in(item.start, item.end)))
+    return (entities if len(entities) == 1 else set(), periods if len(periods) == 1 else [])
+
+
+def _line_heads(ctx: AnswerContext) -> dict[tuple[int, int], tuple[set[str], list[Period]]]:
+    """Lines written "Head: …" or "Head — …" (list items above all): what the head names."""
+    heads = {}
+    for start, end in ctx.layout.lines:
+        m = _HEAD.match(ctx.answer, start, end)
+        if m is None:
+            continue
+        h0, h1 = m.span("head")
+        entities = {x.key for x in ctx.labels_in(h0, h1)}
+        periods = [x.period for x in ctx.periods_in(h0, h1)]
+        if ctx.labels_in(h1, end):
+            entities = set()  # "West: 92.5%, East: 88.1%" pairs labels and numbers itself
+        if entities or periods:
+            heads[(start, end)] = (entities, periods)
+    return heads

@@ -1,0 +1,143 @@
+"""Candidate truths for one claim: the facts it may be stating, and how well each fits.
+
+A fact fits a claim when their units are the same quantity, the entity the claim names is the
+fact's (its row label or its reference's scope), and the periods the claim names contain the
+fact's. Of the facts that fit, the ones whose column or function shares most words with the
+claim's are what the claim is about. A claim is only contradicted against a candidate it is
+bound to: a named row or entity, a named period, or the one comparable figure of the case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from eval_pipeline.core.models import Claim, Unit
+from eval_pipeline.core.oracle.binding import Binding
+from eval_pipeline.core.oracle.facts import Fact
+from eval_pipeline.core.oracle.units import family, scale
+
+
+@dataclass(frozen=True)
+class Fit:
+    fact: Fact
+    entity: str
+    """``named`` (its row or scope is named), ``unnamed`` (a figure no label applies to, and
+    the claim names none), ``overall`` (a figure with no label beside a claim that names one),
+    or ``row`` (a row of a series the claim names no row of)."""
+    pinned: bool
+    """Its row is named, by entity or by period."""
+    score: int
+    """Words shared by the claim's clause and the fact's column or function."""
+    exact: bool
+    """The claim is written in the fact's own unit (hours for hours)."""
+    context: int
+    """Words shared by the claim's sentence and the fact's column or function."""
+    matched: int = 0
+    """How many of the entities the claim names are the fact's."""
+
+
+def claim_unit(claim: Claim, binding: Binding) -> Unit | None:
+    return binding.unit or claim.unit
+
+
+def scales(unit: Unit | None, fact: Fact) -> list[float]:
+    """Factors putting a value stated in ``unit`` in the fact's scale; a percent beside a fact
+    of unknown unit up to 1 in absolute value may be a fraction."""
+    if unit in ("percent", "points") and fact.unit is None and abs(fact.value) <= 1:
+        return [0.01]  # a bare value up to 1 is a fraction: "0.92%" is not 92 %
+    if unit == "fraction" and fact.unit in (None, "number"):
+        return [1.0, 100.0]
+    factor = scale(unit, fact.unit)
+    return [] if factor is None else [factor]
+
+
+_RATIO_NAME = re.compile(r"(?i)ratio|multiple|times|index|^x_|_x$")
+
+
+def comparable(unit: Unit | None, fact: Fact) -> bool:
+    if not scales(unit, fact):
+        return False
+    if unit == "count" and fact.unit in (None, "number"):
+        return fact.value.is_integer()
+    if unit in ("percent", "fraction", "points") and fact.unit in ("number", "count"):
+        return False
+    if unit == "ratio" and fact.unit is None and not _RATIO_NAME.search(fact.column or ""):
+        return False  # "8 times" is not a level of a column that does not hold ratios
+    if unit in ("percent", "fraction", "points", "ratio") and fact.unit is None:
+        return abs(fact.value) <= 1000 and not (fact.value.is_integer() and abs(fact.value) > 100)
+    return True
+
+
+def _period_fit(binding: Binding, fact: Fact) -> tuple[bool, bool]:
+    """(consistent, pins the fact's row) for the periods the claim names."""
+    if not binding.periods:
+        return True, False
+    if not fact.periods:
+        return True, False
+    consistent = all(any(fp.within(p) for fp in fact.periods) for p in binding.periods)
+    if fact.row_period is not None:
+        pinned = any(
+            fact.row_period.within(p) and p.grain in (fact.row_period.grain, "day")
+            for p in binding.periods
+        )
+    else:  # a reference called for the period the claim names ("in 2024": year=2024)
+        pinned = any(fp.within(p) and p.within(fp) for fp in fact.periods for p in binding.periods)
+    return consistent, pinned and consistent
+
+
+def fit(claim: Claim, binding: Binding, fact: Fact) -> Fit | None:
+    """How a fact fits the claim, or None when it cannot be what the claim states."""
+    consistent, period_pinned = _period_fit(binding, fact)
+    if not consistent:
+        return None
+    named = binding.entities
+    if named & fact.labels or (not fact.labels and named & fact.scope):
+        entity = "named"
+    elif named and (fact.labels or fact.scope):
+        return None
+    elif named:
+        entity = "overall"
+    elif fact.labels or fact.row_period is not None:
+        entity = "row"
+    else:
+        entity = "unnamed"
+    own = fact.labels or fact.scope
+    pinned = (entity == "named" and bool(named & own)) or period_pinned
+    if entity in ("row", "unnamed") and period_pinned:
+        entity = "named"
+    score = len(binding.meaning & fact.meaning) + len(binding.meaning & fact.own_meaning)
+    exact = fact.unit is not None and (binding.unit or claim.unit) == fact.unit
+    context = len(binding.context & fact.meaning) + len(binding.context & fact.own_meaning)
+    return Fit(fact, entity, pinned, score, exact, context, len(named & own))
+
+
+def fits(claim: Claim, binding: Binding, facts: Sequence[Fact], unit: Unit | None) -> list[Fit]:
+    out = []
+    for fact in facts:
+        if not comparable(unit, fact):
+            continue
+        found = fit(claim, binding, fact)
+        if found is not None:
+            out.append(found)
+    rows = [f for f in out if f.entity == "named" and f.fact.labels]
+    most = max((f.matched for f in rows), default=0)
+    return [
+        f for f in out if f not in rows or f.matched == most
+    ]  # "Ironclad Academy: Enterprise X1, 186 seats"
+
+
+def best(found: Sequence[Fit]) -> list[Fit]:
+    """The fits the claim is most likely about: named over unnamed, pinned rows over others,
+    then most shared words, then an exact unit family over an unknown unit."""
+    if not found:
+        return []
+
+    def rank(f: Fit) -> tuple[int, int, int, int, int, int]:
+        entity = {"named": 3, "unnamed": 2, "overall": 1, "row": 0}[f.entity]
+        known = 1 if family(f.fact.unit) is not None else 0
+        return (entity, int(f.pinned), f.score, int(f.exact), f.context, known)
+
+    top = max(rank(f) for f in found)
+    return [f for f in found if rank(f) == top]

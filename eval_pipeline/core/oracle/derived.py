@@ -1,0 +1,485 @@
+"""Values derived from the facts a claim's sentence names: a share of a whole, a sum, a
+difference, a ratio, a growth rate, a value per item.
+
+"45.5 % of the active base" is a part over a whole (a row over its column's total, one column
+over another of the same row, one reference over a wider one); "together 509" a sum of the named
+rows or of a whole column; "112 more than East", "2 points below the network" a difference;
+"2.4x", "1.9 times as long" a ratio; "up 153 % on 2024" the relative change between the two
+periods' values; "29 minutes per visit" an amount over a count. Each derivation is tried only
+when the claim's words or unit call for it, and it pins its parts only when the sentence names
+them, since a derived value that merely could be right must not accuse a claim.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from eval_pipeline.core.models import Claim, Unit
+from eval_pipeline.core.numbers import WORD_VALUES
+from eval_pipeline.core.oracle.binding import AnswerContext, Binding
+from eval_pipeline.core.oracle.candidates import comparable, fit
+from eval_pipeline.core.oracle.facts import Fact
+from eval_pipeline.core.oracle.periods import Period
+from eval_pipeline.core.oracle.units import AMOUNTS, RATES, family
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A value computed from facts, in ``unit``, and whether the claim's words pin it."""
+
+    value: float
+    unit: Unit | None
+    facts: tuple[Fact, ...]
+    how: str
+    pinned: bool
+    signed: bool = True
+    """False when the order of the two values is unknown: only the magnitude is checked."""
+
+    def describe(self) -> str:
+        parts = " and ".join(f"{f.describe()} = {_fmt(f.value)}" for f in self.facts[:6])
+        more = f" and {len(self.facts) - 6} more" if len(self.facts) > 6 else ""
+        return f"the {self.how} of {parts}{more} ({_fmt(round(self.value, 6))})"
+
+
+def _fmt(value: float) -> str:
+    return f"{value:,.10g}" if abs(value) < 1e15 else f"{value:.6g}"
+
+
+SUM_CUE = re.compile(
+    r"\b(?i:together|combined|in\s+total|total(?:led|ling|s)?|altogether|all\s+told|between\s+"
+    r"them|in\s+all|sum|overall|across\s+(?:both|all|the)|network|group|company|whole|entire|"
+    r"all)\b"
+)
+PER_PERIOD = re.compile(
+    r"\b(?i:(?:a|per|each|every)\s+(?:day|week|month|quarter|year)|monthly|weekly|daily|"
+    r"on\s+average|average|averag\w+|mean)\b"
+)
+_SHARE = re.compile(
+    r"\b(?i:of|share|accounted|accounts|accounting|made\s+up|make\s+up|makes\s+up|represent\w*|"
+    r"portion|proportion|fraction)\b|%"
+)
+_PER = re.compile(r"\b(?i:per|each|a\s+(?:visit|piece|unit|car|head)|an?\s+average|averag\w*)\b")
+_RATIO = re.compile(r"\b(?i:times|twice|x)\b|[\dx×]x\b|\bto\s+1\b")
+_RELATIVE = re.compile(
+    r"%\s*(?i:more|less|fewer|higher|lower|longer|shorter|faster|slower|above|below|up|down|"
+    r"increase|decrease|growth|rise|drop|decline|gain|fall|cut)|(?i:grew|growth|increase|decrease|"
+    r"decline|rose|fell|dropped|up|down|relative)"
+)
+_COMPLEMENT = re.compile(
+    r"\b(?i:un\w+|not|non-\w+|didn['’]t|did\s+not|remaining|rest|other|missed|outstanding|"
+    r"wouldn['’]t|would\s+not|never|without)\b"
+)
+
+
+def _series(facts: Sequence[Fact], fact: Fact) -> list[Fact]:
+    return [f for f in facts if f.series == fact.series]
+
+
+def _same_family(a: Fact, b: Fact) -> bool:
+    """One kind of quantity; a column of unknown unit holding whole numbers counts."""
+    fa, fb = family(a.unit), family(b.unit)
+    if fa == fb:
+        return True
+    loose = {fa, fb} - {None}
+    return loose == {"count"} and all(f.value.is_integer() for f in (a, b))
+
+
+def _same_metric(a: Fact, b: Fact) -> bool:
+    """Two facts of one quantity: one column of one reference, or one function called with
+    other params, or columns/functions whose names share a word, in one unit family."""
+    if not _same_family(a, b):
+        return False
+    if a.series == b.series:
+        return True
+    ra, rb = a.source.reference, b.source.reference
+    if ra.kind != "sql" and ra.kind == rb.kind and ra.target == rb.target and a.column == b.column:
+        return True
+    return bool(a.meaning & b.meaning) and (a.column or "") == (b.column or "")
+
+
+def _is_whole_of(part: Fact, other: Fact) -> bool:
+    """Can ``other`` be what ``part`` is a share of? Another column of its row, another
+    reference for the same entity and period, or the same quantity over a wider scope; never
+    the same quantity for another entity or period."""
+    if other.source is part.source and other.position == part.position:
+        return True
+    if set(other.periods) != set(part.periods):
+        return False
+    same_rows = other.labels == part.labels and other.scope == part.scope
+    if same_rows and other.own_meaning < part.own_meaning:
+        return True  # "items" is the whole of "failed items"
+    if _same_metric(part, other):
+        return not other.labels and other.scope < (part.scope | part.labels)
+    return other.labels == part.labels and other.scope == part.scope
+
+
+_NOT_ADDITIVE = re.compile(
+    r"(?i)avg|average|mean|median|rate|pct|percent|ratio|score|per_|_per|share"
+)
+
+
+def _amount(fact: Fact) -> bool:
+    """A quantity that adds up (a count, an amount of money or time), so a share of it means
+    something; an average or a rate does not."""
+    ref = fact.source.reference
+    name = f"{fact.column or ''} {ref.target if ref.kind != 'sql' else ''}"
+    if _NOT_ADDITIVE.search(name):
+        return False
+    return fact.unit in AMOUNTS or (fact.unit in (None, "number") and fact.value.is_integer())
+
+
+class Deriver:
+    """Derivations for the claims of one answer against one case's facts."""
+
+    def __init__(self, facts: Sequence[Fact], ctx: AnswerContext) -> None:
+        self.facts = list(facts)
+        self.ctx = ctx
+
+    # ------------------------------------------------------------------ named parts
+
+    def _named(
+        self, claim: Claim, binding: Binding, start: int, end: int
+    ) -> tuple[list[str], list[Period]]:
+        """Entities and periods named in the claim's sentence, else in the question."""
+        entities = [m.key for m in self.ctx.labels_in(start, end)]
+        periods = [m.period for m in self.ctx.periods_in(start, end)]
+        if not entities:
+            entities = [m.key for m in self.ctx.asked_labels]
+        if not periods:
+            periods = [m.period for m in self.ctx.asked_periods]
+        return list(dict.fromkeys(entities)), list(dict.fromkeys(periods))
+
+    def _for(
+        self, fact: Fact, entities: Iterable[str], periods: Iterable[Period]
+    ) -> tuple[str | None, Period | None]:
+        """Which named entity and which named period a fact is for."""
+        entity = next(
+            (e for e in entities if e in fact.labels or (not fact.labels and e in fact.scope)), None
+        )
+        period = next(
+            (
+                p
+                for p in periods
+                if any(fp.within(p) and fp.grain == p.grain for fp in fact.periods)
+            ),
+            None,
+        )
+        return entity, period
+
+    # ------------------------------------------------------------------ derivations
+
+    def candidates(self, claim: Claim, binding: Binding, unit: Unit | None) -> list[Derived]:
+        """Every derivation the claim's words and unit call for."""
+        text = self.ctx.answer
+        clause = text[binding.clause[0] : binding.clause[1]]
+        near = text[
+            max(binding.clause[0], claim.span[0] - 40) : min(binding.clause[1], claim.span[1] + 50)
+        ]
+        out: list[Derived] = []
+        fam = family(unit)
+        if claim.per is not None or (fam == "rate" and claim.kind != "comparison"):
+            out += self.shares(claim, binding, complement=bool(_COMPLEMENT.search(near)))
+        if claim.kind == "comparison" or (fam in ("rate", None) and _RELATIVE.search(near)):
+            out += self.changes(claim, binding, unit)
+        if unit == "ratio" or _RATIO.search(text[claim.span[0] : claim.span[1] + 12]):
+            out += self.ratios(claim, binding)
+        if fam not in ("rate", "ratio") and claim.per is None:
+            if (SUM_CUE.search(clause) or claim.kind != "comparison") and not PER_PERIOD.search(
+                near
+            ):
+                out += self.sums(claim, binding, unit, cued=bool(SUM_CUE.search(near)))
+            if _PER.search(near):
+                out += self.per_item(claim, binding, unit)
+            if PER_PERIOD.search(near):
+                out += self.means(binding, unit)
+            if claim.kind != "comparison" and re.search(
+                r"\b(?i:more|fewer|less|longer|shorter|higher|lower|gap|difference|ahead|behind|"
+                r"faster|slower|above|below)\b",
+                near,
+            ):
+                out += self.changes(claim, binding, unit)
+        return out
+
+    def shares(self, claim: Claim, binding: Binding, *, complement: bool) -> list[Derived]:
+        """Part over whole, for a claim stated as a rate or "one in N"."""
+        out: list[Derived] = []
+        parts = []
+        for fact in self.facts:
+            if not _amount(fact):
+                continue
+            found = fit(claim, binding, fact)
+            if found is not None and found.entity in ("named", "unnamed", "row"):
+                parts.append(
+                    (fact, found.entity == "named" or found.pinned or found.entity == "unnamed")
+                )
+        for part, pinned in parts:
+            if not (part.labels & binding.entities or binding.meaning & part.own_meaning):
+                pinned = False  # the sentence names neither the part's row nor its quantity
+            wholes: list[tuple[float, tuple[Fact, ...], str]] = []
+            series = _series(self.facts, part)
+            if len(series) >= 2:
+                wholes.append((sum(f.value for f in series), tuple(series), "column total"))
+            for other in self.facts:
+                if other is part or other.series == part.series or not _amount(other):
+                    continue
+                if not _same_family(other, part) or other.value < part.value:
+                    continue
+                if _is_whole_of(part, other):
+                    wholes.append((other.value, (other,), "whole"))
+            for total, used, how in wholes:
+                if total <= 0:
+                    continue
+                share = part.value / total
+                facts = (
+                    (part, *used)
+                    if how != "column total"
+                    else (part, *[f for f in used if f is not part])
+                )
+                out.append(
+                    Derived(share, "fraction", facts, f"share ({how})", pinned and len(wholes) == 1)
+                )
+                if complement:
+                    out.append(
+                        Derived(1 - share, "fraction", facts, f"complement share ({how})", False)
+                    )
+        out += self._group_shares(binding)
+        if complement:
+            for fact in self.facts:
+                if fact.unit in RATES and fit(claim, binding, fact) is not None:
+                    top = 1.0 if fact.unit == "fraction" else 100.0
+                    out.append(Derived(top - fact.value, fact.unit, (fact,), "complement", False))
+        return out
+
+    def _group_shares(self, binding: Binding) -> list[Derived]:
+        """The rows the claim names together over their column's total ("Software and
+        Logistics account for 3 out of 10")."""
+        out = []
+        seen: set[tuple[int, str | None]] = set()
+        for fact in self.facts:
+            if fact.series in seen or not _amount(fact):
+                continue
+            seen.add(fact.series)
+            series = _series(self.facts, fact)
+            named = [f for f in series if f.labels & binding.entities]
+            total = sum(f.value for f in series)
+            if 2 <= len(named) < len(series) and total > 0:
+                rest = [f for f in series if f not in named]
+                share = sum(f.value for f in named) / total
+                out.append(Derived(share, "fraction", (*named, *rest), "share (named rows)", True))
+        return out
+
+    def _pairs(
+        self, claim: Claim, binding: Binding, unit: Unit | None
+    ) -> list[tuple[Fact, Fact, bool, bool]]:
+        """(subject, other, pinned, ordered) pairs of one metric told apart by the entities or
+        periods the sentence names, or a named figure beside the overall one. The subject is
+        the later period, else the entity the claim is bound to, else the first named; when
+        none of these tells, the pair is unordered and only its magnitude can be checked."""
+        entities, periods = self._named(claim, binding, *binding.sentence)
+        found: list[tuple[Fact, Fact, bool, bool]] = []
+        for a, b in itertools.combinations(self.facts, 2):
+            if not _same_metric(a, b):
+                continue
+            ea, pa = self._for(a, entities, periods)
+            eb, pb = self._for(b, entities, periods)
+            same_period = a.periods == b.periods or (pa == pb and pa is not None)
+            overall_b = not b.labels and not b.scope
+            overall_a = not a.labels and not a.scope
+            if ea is not None and eb is not None and ea != eb and same_period:
+                pinned = len(entities) == 2
+                found += [(a, b, pinned, False), (b, a, pinned, False)]
+            elif same_period and ((ea is not None and overall_b) or (eb is not None and overall_a)):
+                subject, other = (a, b) if ea is not None else (b, a)
+                found.append((subject, other, len(entities) == 1, True))
+            elif (
+                pa is not None
+                and pb is not None
+                and pa != pb
+                and a.labels == b.labels
+                and a.scope == b.scope
+            ):
+                later, earlier = (a, b) if _later(pa, pb) else (b, a)
+                found.append((later, earlier, len(periods) == 2, True))
+        return found
+
+    def _previous(self, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
+        """For a change stated beside one period ("2024: $91.2M (+12.6%)"): that period's
+        value and the one just before it in the same metric."""
+        if len(binding.periods) != 1:
+            return []
+        period = binding.periods[0]
+        out = []
+        for fact in self.facts:
+            own = [fp for fp in fact.periods if fp.within(period) and period.within(fp)]
+            if not own:
+                continue
+            earlier = []
+            for other in self.facts:
+                if other is fact or not _same_metric(fact, other) or other.labels != fact.labels:
+                    continue
+                before = [
+                    op for op in other.periods if op.grain == own[0].grain and _later(own[0], op)
+                ]
+                if before:
+                    earlier.append((before[0], other))
+            if earlier:
+                latest = max(earlier, key=lambda pair: pair[0].bounds(pair[0].year or 2000)[0])
+                out.append((fact, latest[1], True, True))
+        return out
+
+    def changes(self, claim: Claim, binding: Binding, unit: Unit | None) -> list[Derived]:
+        """Differences (in the facts' unit, or points for rates) and relative changes (%)."""
+        out: list[Derived] = []
+        pairs = self._pairs(claim, binding, unit)
+        if not pairs:
+            pairs = self._previous(binding)
+        for a, b, pinned, ordered in pairs:
+            rate = a.unit in RATES
+            factor = 100.0 if a.unit == "fraction" else 1.0
+            diff = (a.value - b.value) * (factor if rate else 1.0)
+            diff_unit: Unit | None = "points" if rate else a.unit
+            if rate and unit == "fraction":
+                pass  # "a quarter lower" is relative, not points
+            elif ordered or (b, a) not in {(x.facts[0], x.facts[1]) for x in out}:
+                out.append(Derived(diff, diff_unit, (a, b), "difference", pinned, ordered))
+            if b.value:
+                relative = (a.value - b.value) / abs(b.value)
+                out.append(
+                    Derived(
+                        relative,
+                        "fraction",
+                        (a, b),
+                        "relative change",
+                        pinned and not rate,
+                        ordered,
+                    )
+                )
+        return out
+
+    def ratios(self, claim: Claim, binding: Binding) -> list[Derived]:
+        out = []
+        for a, b, pinned, _ in self._pairs(claim, binding, None):
+            if a.value and b.value:
+                low, high = sorted((abs(a.value), abs(b.value)))
+                value = high / low if abs(claim.value or 0) >= 1 else low / high
+                out.append(Derived(value, "ratio", (a, b), "ratio", pinned, signed=False))
+        return out
+
+    def sums(
+        self, claim: Claim, binding: Binding, unit: Unit | None, *, cued: bool
+    ) -> list[Derived]:
+        """A whole column, or the rows the sentence names, added up."""
+        out: list[Derived] = []
+        entities, _ = self._named(claim, binding, *binding.sentence)
+        if len(binding.entities) >= 2:  # "churn and contraction together took $82.7K"
+            entities = sorted(binding.entities)
+        seen: set[tuple[int, str | None]] = set()
+        for fact in self.facts:
+            if fact.series in seen or not comparable(unit, fact) or not _amount(fact):
+                continue
+            seen.add(fact.series)
+            series = _series(self.facts, fact)
+            within = [
+                f
+                for f in series
+                if binding.periods
+                and all(any(fp.within(p) for fp in f.periods) for p in binding.periods)
+            ]
+            if 2 <= len(within) < len(series):  # "Q1 2024 total: 2,068" over monthly rows
+                out.append(
+                    Derived(sum(f.value for f in within), fact.unit, tuple(within), "sum", cued)
+                )
+            elif len(series) >= 2:
+                whole = not binding.entities and self._says_all(binding, len(series), cued)
+                out.append(
+                    Derived(sum(f.value for f in series), fact.unit, tuple(series), "total", whole)
+                )
+            named = [f for f in series if f.labels & set(entities)]
+            if 2 <= len(named) < len(series):
+                out.append(
+                    Derived(sum(f.value for f in named), fact.unit, tuple(named), "sum", cued)
+                )
+        scalars: dict[tuple[str, str | None], list[Fact]] = {}
+        for fact in self.facts:
+            if not fact.labels and comparable(unit, fact) and _amount(fact):
+                scalars.setdefault((fact.source.reference.target, fact.column), []).append(fact)
+        for group in scalars.values():
+            if len(group) >= 2:
+                out.append(
+                    Derived(sum(f.value for f in group), group[0].unit, tuple(group), "sum", cued)
+                )
+        return out
+
+    def _says_all(self, binding: Binding, size: int, cued: bool) -> bool:
+        """Does the claim's sentence say the total is over every row: a total word with "all",
+        "network", "overall"…, or the number of rows ("the five reps", "the four weeks")?"""
+        clause = self.ctx.answer[binding.clause[0] : binding.clause[1]]
+        if cued and re.search(
+            r"\b(?i:all|every|whole|entire|overall|network|group|grand|company)\b", clause
+        ):
+            return True
+        counts = re.findall(
+            r"\b(?i:the|these|those|all|its|our|their|each\s+of\s+the)\s+(\d{1,2}|two|three|four|"
+            r"five|six|seven|eight|nine|ten|eleven|twelve)\s+[a-z]",
+            clause,
+        )
+        return any((int(c) if c.isdigit() else WORD_VALUES.get(c.lower())) == size for c in counts)
+
+    def means(self, binding: Binding, unit: Unit | None) -> list[Derived]:
+        """The mean of a series over its periods ("about 197 a month" over six monthly rows),
+        within the periods the claim names."""
+        out = []
+        seen: set[tuple[int, str | None]] = set()
+        for fact in self.facts:
+            if fact.series in seen or not comparable(unit, fact) or fact.row_period is None:
+                continue
+            seen.add(fact.series)
+            rows = [
+                f
+                for f in _series(self.facts, fact)
+                if f.row_period is not None
+                and all(any(fp.within(p) for fp in f.periods) for p in binding.periods)
+            ]
+            if len(rows) >= 2:
+                mean = sum(f.value for f in rows) / len(rows)
+                out.append(Derived(mean, fact.unit, tuple(rows), "mean", False))
+        return out
+
+    def per_item(self, claim: Claim, binding: Binding, unit: Unit | None) -> list[Derived]:
+        """An amount over a count ("29 minutes per visit", "$41,411 per car")."""
+        out = []
+        for a in self.facts:
+            if not comparable(unit, a) or family(a.unit) not in (
+                "money",
+                "duration",
+                "count",
+                None,
+            ):
+                continue
+            fa = fit(claim, binding, a)
+            if fa is None:
+                continue
+            for b in self.facts:
+                if (
+                    b is a
+                    or b.unit != "count"
+                    or not b.value
+                    or (family(a.unit) == "count" and a.series == b.series)
+                ):
+                    continue
+                fb = fit(claim, binding, b)
+                if fb is None or (a.labels != b.labels) or (a.scope != b.scope):
+                    continue
+                out.append(Derived(a.value / b.value, a.unit, (a, b), "amount per item", False))
+        return out
+
+
+def _later(a: Period, b: Period) -> bool:
+    """Is ``a`` later than ``b``? A period named without a year takes the other's year."""
+    if "other" in (a.grain, b.grain):
+        return False
+    year = a.year or b.year or 2000
+    return a.bounds(a.year or year)[0] > b.bounds(b.year or year)[0]

@@ -1,0 +1,402 @@
+"""What the references hold: every number of every recomputed reference as a fact, with the
+labels of its row, the periods it is for, the meaning of its column and its unit.
+
+A table row ``["Jane Smith", 3, 163100.0]`` under ``["rep", "sales", "total_revenue"]`` gives two
+facts labelled "Jane Smith": a count of sales and an amount of revenue (the unit comes from the
+declared ``column_units``, else from the column's name, else from the reference's unit). A
+reference called with ``{"clinic": "Riverside Clinic", "year": 2024}`` scopes its facts to that
+clinic and that year. Ids and years in a table are labels, not facts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlglot
+
+from eval_pipeline.core.models import Evidence, ReferenceValue, Unit
+from eval_pipeline.core.oracle.periods import (
+    Period,
+    as_period,
+    param_periods,
+    parse_label,
+    series_periods,
+)
+from eval_pipeline.core.oracle.units import RATES, unit_from_name
+
+_ID_COLUMN = re.compile(r"(?i)^(?:id|.*_id|.*id$|.*_code|code|.*_no|no|rank|position|pos|#)$")
+_YEAR_COLUMN = re.compile(r"(?i)^(?:year|yr|fiscal_year|fy|.*_year)$")
+
+
+def key(label: str) -> str:
+    """The form labels are compared in: case and underscores do not matter."""
+    return " ".join(str(label).replace("_", " ").split()).casefold()
+
+
+_STOP = frozenset(
+    (
+        *("the", "and", "for", "with", "per", "by", "of", "in", "on", "at", "to", "from", "avg"),
+        *("has", "had", "have", "is", "was", "are", "were", "its", "than", "total", "sum"),
+        *("number", "count", "value", "amount", "get", "calc", "kpi", "all"),
+    )
+)
+
+
+def tokens(text: str) -> frozenset[str]:
+    """Meaningful words of a name or a phrase, singular, lower case: "noShowRate",
+    "no_show_rate" and "no-show rates" give the same words."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(text))
+    words = re.findall(r"[a-z0-9]+", spaced.lower())
+    return frozenset(stem(w) for w in words if len(w) >= 2 and w not in _STOP)
+
+
+_SUFFIXES = (
+    "ations",
+    "ation",
+    "ions",
+    "ion",
+    "ings",
+    "ing",
+    "ers",
+    "er",
+    "ed",
+    "es",
+    "s",
+    "ly",
+    "e",
+)
+
+
+def stem(word: str) -> str:
+    """A crude stem, so "collected", "collection" and "collections" meet."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4 and not word.endswith("ss"):
+            return word[: -len(suffix)]
+    return word
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One number a reference holds and what it is about."""
+
+    value: float
+    unit: Unit | None
+    labels: frozenset[str]
+    """Keys of the entity labels of its row or mapping key (not periods)."""
+    names: tuple[str, ...]
+    """The same labels as written in the reference."""
+    periods: tuple[Period, ...]
+    """The periods of its row (a date label) and of its reference's params."""
+    row_period: Period | None
+    column: str | None
+    meaning: frozenset[str]
+    """Words of its column, its function and its reference's label."""
+    own_meaning: frozenset[str]
+    """Words of its column alone (of its function for a scalar)."""
+    series: tuple[int, str | None]
+    """(reference, column): the numbers a ranking or a total is over."""
+    position: int
+    source: ReferenceValue = field(compare=False, hash=False)
+
+    @property
+    def scope(self) -> frozenset[str]:
+        return frozenset(key(label) for label in scope_labels(self.source))
+
+    def describe(self) -> str:
+        """How a reason names the fact: its row's labels, else its reference (an SQL reference
+        by its alias, the query itself being in the evidence)."""
+        ref = self.source.reference
+        own = ref.target if ref.kind != "sql" else scalar_name(self.source) or "the SQL reference"
+        parts = list(self.names) or list(scope_labels(self.source)) or [own]
+        if self.row_period is not None and self.row_period.key() not in parts:
+            parts.append(self.row_period.key())
+        name = " / ".join(parts)
+        return f"{name} [{self.column}]" if self.column else name
+
+    def evidence(self) -> Evidence:
+        ref = self.source.reference
+        return Evidence(
+            source=ref.target,
+            kind=ref.kind,
+            params=dict(ref.params),
+            label=self.describe(),
+            value=self.value,
+            sql=ref.sql,
+        )
+
+
+def _number(item: Any) -> float | None:
+    if isinstance(item, bool):
+        return None
+    if isinstance(item, int | float):
+        return float(item) if math.isfinite(item) else None
+    if isinstance(item, str) and re.fullmatch(r"-?\d+\.\d+", item.strip()):
+        return float(item)
+    return None
+
+
+def _is_label(item: Any) -> bool:
+    if not isinstance(item, str) or _number(item) is not None:
+        return False
+    text = item.strip()
+    return len(text) >= 2 and not text.isdigit()
+
+
+def scope_labels(rv: ReferenceValue) -> tuple[str, ...]:
+    """Entity labels of a whole reference: its string params that are not periods
+    ("clinic": "Riverside Clinic") and its own label."""
+    labels = [
+        str(v)
+        for v in rv.reference.params.values()
+        if _is_label(v) and parse_label(v) == (None, None)
+    ]
+    if rv.reference.label and _is_label(rv.reference.label):
+        labels.append(rv.reference.label)
+    return tuple(dict.fromkeys(labels))
+
+
+@dataclass
+class _Row:
+    names: list[str]
+    period: Period | None
+    numbers: list[tuple[str | None, float]]
+
+
+def _records(value: Any) -> list[dict[str, Any]] | None:
+    if isinstance(value, Mapping) and "rows" in value and "columns" in value:
+        columns = [str(c) for c in value["columns"]]
+        return [
+            dict(row) if isinstance(row, Mapping) else dict(zip(columns, row, strict=False))
+            for row in value["rows"] or []
+        ]
+    if isinstance(value, list) and value and all(isinstance(r, Mapping) for r in value):
+        return [dict(r) for r in value]
+    return None
+
+
+def _date_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Columns holding dates, with the grain of their series."""
+    dated: dict[str, list[dt.date]] = {}
+    for record in records:
+        for column, cell in record.items():
+            _, date = parse_label(cell)
+            if date is not None:
+                dated.setdefault(str(column), []).append(date)
+    return {c: series_periods(dates) for c, dates in dated.items()}
+
+
+def _key_column(records: Sequence[Mapping[str, Any]]) -> str | None:
+    """A first column of distinct small integers ("score" 1–5, a code) keys the rows."""
+    if not records or len(records[0]) < 2:
+        return None
+    first = next(iter(records[0]))
+    values = [r.get(first) for r in records]
+    small = all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 100 for v in values)
+    if small and len(set(values)) == len(values) >= 2:
+        return str(first)
+    return None
+
+
+def _table_rows(records: Sequence[Mapping[str, Any]], prefix: Sequence[str]) -> Iterator[_Row]:
+    grains = _date_columns(records)
+    keyed = _key_column(records)
+    for record in records:
+        names = list(prefix)
+        period = None
+        numbers: list[tuple[str | None, float]] = []
+        for column, cell in record.items():
+            column = str(column)
+            labelled, date = parse_label(cell)
+            if column in grains and date is not None:
+                period = as_period(date, grains[column])
+            elif labelled is not None and (
+                _YEAR_COLUMN.match(column) or not isinstance(cell, int | float)
+            ):
+                period = labelled
+            elif (_ID_COLUMN.match(column) or column == keyed) and _number(cell) is not None:
+                names.append(f"{column} {cell}")
+            elif _is_label(cell):
+                names.append(str(cell))
+            else:
+                number = _number(cell)
+                if number is not None:
+                    numbers.append((column, number))
+        yield _Row(names, period, numbers)
+
+
+_METRIC_KEY = re.compile(
+    r"(?i)rate|count|total|avg|average|score|pct|percent|sum|mean|median|ratio|share|days|hours|"
+    r"minutes|amount|revenue|cost|value|number|num_|_num|^n_|_n$"
+)
+
+
+def _metric_key(key: Any) -> bool:
+    """A mapping key naming a quantity ("site_count", "completion_rate"), not an entity."""
+    text = str(key)
+    return unit_from_name(text) is not None or bool(_METRIC_KEY.search(text))
+
+
+def _mapping_rows(
+    mapping: Mapping[Any, Any], prefix: Sequence[str], outer: Period | None = None
+) -> Iterator[_Row]:
+    values = list(mapping.values())
+    metric_keys = sum(map(_metric_key, mapping))
+    if values and all(_number(v) is not None for v in values) and 2 * metric_keys >= len(values):
+        numbers: list[tuple[str | None, float]] = [
+            (str(k), n) for k, v in mapping.items() if (n := _number(v)) is not None
+        ]
+        yield _Row(list(prefix), outer, numbers)  # a record of named quantities: a scorecard
+        return
+    for name, item in mapping.items():
+        period, date = parse_label(name)
+        if date is not None:
+            period = as_period(date, "day")
+        names = [*prefix] if period is not None else [*prefix, str(name)]
+        period = period or outer
+        number = _number(item)
+        if number is not None:
+            yield _Row(names, period, [(None, number)])
+        elif isinstance(item, Mapping):
+            records = _records(item)
+            if records is not None:
+                yield from _table_rows(records, names)
+            elif all(_number(v) is not None for v in item.values()):
+                row_numbers: list[tuple[str | None, float]] = []
+                for column, cell in item.items():
+                    value = _number(cell)
+                    if value is not None and not _ID_COLUMN.match(str(column)):
+                        row_numbers.append((str(column), value))
+                yield _Row(names, period, row_numbers)
+            else:
+                yield from _mapping_rows(item, names, period)
+        elif isinstance(item, list):
+            records = _records(item)
+            if records is not None:
+                yield from _table_rows(records, names)
+
+
+def _rows(value: Any) -> list[_Row]:
+    records = _records(value)
+    if records is not None:
+        return list(_table_rows(records, ()))
+    if isinstance(value, Mapping):
+        return list(_mapping_rows(value, ()))
+    if isinstance(value, list):
+        return [_Row([], None, [(None, n)]) for n in map(_number, value) if n is not None]
+    number = _number(value)
+    return [] if number is None else [_Row([], None, [(None, number)])]
+
+
+_PLURAL = re.compile(r"(?i)(?:^|_|\b)[a-z]{3,}[^sui_\W]s$")
+
+
+def _unit_of(
+    rv: ReferenceValue,
+    column: str | None,
+    values: list[float],
+    numeric: int,
+    *,
+    beside_rates: bool = False,
+) -> Unit | None:
+    """The unit of a column: declared, else its name, else the reference's when it is the only
+    numeric column (or for a mapping); in a rate reference, whole numbers above 100 or beside a
+    column of fractional rates are counts; a rate column holding values up to 1 is a fraction."""
+    unit: Unit | None = None
+    if column is not None and column in rv.column_units:
+        return rv.column_units[column]
+    if column is not None:
+        unit = unit_from_name(column)
+        if (
+            unit is None
+            and values
+            and all(v.is_integer() for v in values)
+            and _PLURAL.search(column)
+        ):
+            unit = "count"  # whole numbers under a plural noun: "active_accounts", "seats"
+    if unit is None and column is None and scalar_name(rv):
+        unit = unit_from_name(scalar_name(rv))
+        if unit is None and values and all(v.is_integer() for v in values):
+            unit = "count" if _PLURAL.search(scalar_name(rv)) else None
+    if unit is None and (column is None or numeric == 1):
+        if rv.unit in RATES and values and all(v.is_integer() for v in values):
+            return "count" if max(abs(v) for v in values) > 100 else None  # counts in a rate KPI
+        unit = rv.unit
+    if unit is None and rv.unit in RATES and values and all(v.is_integer() for v in values):
+        return "count" if max(abs(v) for v in values) > 100 or beside_rates else None
+    if unit is None and rv.unit in RATES and values and not all(v.is_integer() for v in values):
+        unit = rv.unit if max(abs(v) for v in values) <= 100 else None
+    if unit == "percent" and values and max(abs(v) for v in values) <= 1.0 and rv.unit != "percent":
+        unit = "fraction"
+    return unit
+
+
+def _key_unit(rv: ReferenceValue, row: _Row, number: float) -> Unit | None:
+    """A mapping's value: the unit ``column_units`` declares for its key, else the reference's."""
+    declared = [rv.column_units[n] for n in row.names if n in rv.column_units]
+    return declared[0] if declared else _unit_of(rv, None, [number], 1)
+
+
+def scalar_name(rv: ReferenceValue) -> str:
+    """The alias of an SQL reference's single column ("SELECT COUNT(*) AS audits" → audits):
+    a one-cell result is stored as a scalar, and its name still says what it counts."""
+    if rv.reference.kind != "sql" or rv.shape != "scalar" or not rv.reference.sql:
+        return ""
+    try:
+        tree = sqlglot.parse_one(rv.reference.sql)
+    except sqlglot.errors.ParseError:
+        return ""
+    selects = getattr(tree, "selects", [])
+    return str(selects[0].alias) if len(selects) == 1 and selects[0].alias else ""
+
+
+def reference_facts(rv: ReferenceValue, index: int) -> list[Fact]:
+    """Every number of a recomputed reference; nothing for an errored one."""
+    if rv.error is not None:
+        return []
+    rows = _rows(rv.value)
+    by_column: dict[str | None, list[float]] = {}
+    for row in rows:
+        for column, number in row.numbers:
+            by_column.setdefault(column, []).append(number)
+    numeric = len(by_column)
+    fractional = {c for c, values in by_column.items() if not all(v.is_integer() for v in values)}
+    units = {
+        c: _unit_of(rv, c, values, numeric, beside_rates=bool(fractional - {c}))
+        for c, values in by_column.items()
+    }
+    ref = rv.reference
+    meaning_base = tokens(ref.label or "") | tokens(scalar_name(rv))
+    meaning_base |= tokens(ref.target) if ref.kind != "sql" else frozenset()
+    params = tuple(param_periods(ref.params))
+    facts = []
+    for position, row in enumerate(rows):
+        periods = params + ((row.period,) if row.period is not None else ())
+        for column, number in row.numbers:
+            facts.append(
+                Fact(
+                    value=number,
+                    unit=units[column] if column is not None else _key_unit(rv, row, number),
+                    labels=frozenset(key(n) for n in row.names),
+                    names=tuple(row.names),
+                    periods=periods,
+                    row_period=row.period,
+                    column=column,
+                    meaning=meaning_base | tokens(column or ""),
+                    own_meaning=tokens(column) if column else meaning_base,
+                    series=(index, column),
+                    position=position,
+                    source=rv,
+                )
+            )
+    return facts
+
+
+def all_facts(references: Sequence[ReferenceValue]) -> list[Fact]:
+    return [f for i, rv in enumerate(references) for f in reference_facts(rv, i)]

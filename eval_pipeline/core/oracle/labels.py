@@ -1,0 +1,103 @@
+"""Where an answer names the references' labels: "Riverside Clinic", or "Riverside"; "Dr. Thomas
+Reyes", or "Dr. Reyes", or "Reyes"; "Bayview Auto Plaza", or "Bayview".
+
+Short forms are kept only when no other label shares them ("Bishop" names no one when the
+references hold Gabriel and Jennifer Bishop), and never when they are a word every label of a
+kind ends with ("Clinic").
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from eval_pipeline.core.oracle.facts import key
+
+_GENERIC_LAST_WORDS = frozenset({"rate", "ratio", "share", "level", "percentage", "count"})
+_TITLES = re.compile(r"^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+", re.IGNORECASE)
+_MIN_SHORT = 4
+_WORDY = re.compile(r"[^\W\d_]{2}")
+_KEY_VALUE = re.compile(r"\w+_\w+\s+\S+")  # "physician_id 2": a key column's value, not a name
+
+
+def _forms(label: str) -> tuple[set[str], set[str]]:
+    """(full forms, short forms) an answer may write one label in. Short forms exist only for
+    names written in capitals ("Riverside Clinic", "Dr. Thomas Reyes")."""
+    text = " ".join(label.replace("_", " ").split())
+    full = {label.strip(), text}
+    words = text.split()
+    if len(words) >= 2 and words[-1].casefold() in _GENERIC_LAST_WORDS:
+        full.add(" ".join(words[:-1]))
+    short: set[str] = set()
+    bare = _TITLES.sub("", text)
+    title = text[: len(text) - len(bare)].strip()
+    bare_words = bare.split()
+    if len(bare_words) >= 2 and all(w[:1].isupper() or w[:1].isdigit() for w in bare_words):
+        short |= {bare_words[0], " ".join(bare_words[:2]), bare_words[-1]}
+        if title:
+            short |= {f"{title} {bare_words[-1]}", f"{title.rstrip('.')} {bare_words[-1]}"}
+    return {f for f in full if f}, {f for f in short if f} - full
+
+
+@dataclass(frozen=True)
+class Form:
+    key: str
+    exact_case: bool
+
+
+def label_forms(labels: Iterable[str]) -> dict[str, Form]:
+    """Each written form → the label key it names; short forms are matched with their capitals
+    and left out when ambiguous, generic or too short."""
+    distinct = {  # a name with a number ("Model 3", "Pro 2") is one; a bare number or date is not
+        key(label): label
+        for label in labels
+        if label and _WORDY.search(label) and not _KEY_VALUE.fullmatch(label.strip())
+    }
+    full: dict[str, set[str]] = {}
+    short: dict[str, set[str]] = {}
+    for label_key, label in distinct.items():
+        whole, parts = _forms(label)
+        for form in whole:
+            full.setdefault(form, set()).add(label_key)
+        for form in parts:
+            short.setdefault(form, set()).add(label_key)
+    last_words = Counter(key(label).split()[-1] for label in distinct.values() if label.split())
+    out = {form: Form(next(iter(owned)), False) for form, owned in full.items() if len(owned) == 1}
+    taken = {key(f) for f in out}
+    for form, owned in short.items():
+        if key(form) in taken or len(owned) != 1 or len(form) < _MIN_SHORT:
+            continue
+        if last_words.get(key(form), 0) >= 2 or form.isdigit():
+            continue
+        out[form] = Form(next(iter(owned)), True)
+    return out
+
+
+@dataclass(frozen=True)
+class LabelMention:
+    start: int
+    end: int
+    key: str
+
+
+def _pattern(form: str, exact_case: bool) -> re.Pattern[str]:
+    body = r"[\s-]+".join(re.escape(part) for part in form.split())
+    body = body.replace(r"\.", r"\.?")
+    acronym = form.isupper() and len(form) <= 3
+    flags = 0 if acronym or exact_case else re.IGNORECASE
+    return re.compile(rf"(?<![\w-]){body}(?:e?s)?(?:['’]s)?(?![\w-])", flags)
+
+
+def label_mentions(text: str, forms: dict[str, Form]) -> list[LabelMention]:
+    """Non-overlapping mentions of labels in ``text``, longest forms first."""
+    found = []
+    for form, named in forms.items():
+        for m in _pattern(form, named.exact_case).finditer(text):
+            found.append((m.start(), m.end(), named.key))
+    taken: list[LabelMention] = []
+    for start, end, label_key in sorted(found, key=lambda f: (f[0] - f[1], f[0])):
+        if all(end <= t.start or start >= t.end for t in taken):
+            taken.append(LabelMention(start, end, label_key))
+    return sorted(taken, key=lambda m: m.start)

@@ -1,0 +1,294 @@
+"""Periods: a year, half, quarter, month or day, read from references and from answers.
+
+A reference ties its numbers to periods through its params (``year: 2024``, ``quarter:
+"2024Q1"``, a ``start_date``/``end_date`` pair) and through date-labelled rows (a month start
+``2023-02-01``, a week start). An answer names them as "2024", "Q1 2024", "the first half of
+2025", "February 2023", "in February", "the week of 16 November", "2026-11-16". A number is tied
+to a period when the period it names contains the number's period; a mention without a year
+("in February") takes any year.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import itertools
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+Grain = str  # "year", "half", "quarter", "month", "day"
+
+
+@dataclass(frozen=True)
+class Period:
+    """A calendar period; ``year`` None is "that period of any year" (a mention like "Q3")."""
+
+    grain: Grain
+    year: int | None
+    index: int = 1
+    """Half (1–2), quarter (1–4) or month (1–12) of the year; a day's month × 100 + day."""
+
+    def bounds(self, year: int) -> tuple[dt.date, dt.date]:
+        if self.grain == "year":
+            return dt.date(year, 1, 1), dt.date(year, 12, 31)
+        if self.grain in ("half", "quarter", "month"):
+            months = {"half": 6, "quarter": 3, "month": 1}[self.grain]
+            first = (self.index - 1) * months + 1
+            last = first + months - 1
+            return dt.date(year, first, 1), dt.date(year, last, calendar.monthrange(year, last)[1])
+        month, day_of_month = divmod(self.index, 100)
+        if month == 2 and day_of_month == 29 and not calendar.isleap(year):
+            day_of_month = 28
+        day = dt.date(year, month, day_of_month)
+        return day, day
+
+    def within(self, other: Period) -> bool:
+        """Is this period inside ``other`` (the same year when either leaves it open)? A period
+        named only relative to another ("a year earlier") is inside none the references hold."""
+        if "other" in (self.grain, other.grain):
+            return False
+        years = [y for y in (self.year, other.year) if y is not None]
+        if len(set(years)) > 1:
+            return False
+        year = years[0] if years else 2000  # a leap year, so any day of a year exists
+        if self.grain == "day" and self.year is None and other.year is not None:
+            year = other.year
+        start, end = self.bounds(year)
+        other_start, other_end = other.bounds(year)
+        return other_start <= start and end <= other_end
+
+    def key(self) -> str:
+        if self.grain == "other":
+            return "another period"
+        year = "*" if self.year is None else str(self.year)
+        if self.grain == "year":
+            return year
+        if self.grain == "day":
+            day = self.bounds(self.year or 2000)[0]
+            return f"{year}-{day:%m-%d}"
+        letter = {"half": "H", "quarter": "Q", "month": "M"}[self.grain]
+        return f"{year}-{letter}{self.index}"
+
+
+def day(date: dt.date) -> Period:
+    return Period("day", date.year, date.month * 100 + date.day)
+
+
+def _day_of(year: int | None, month: int, day_of_month: int) -> Period | None:
+    try:
+        dt.date(year or 2000, month, day_of_month)
+    except ValueError:
+        return None
+    return Period("day", year, month * 100 + day_of_month)
+
+
+def _exact(start: dt.date, end: dt.date) -> Period | None:
+    """The calendar period ``start``–``end`` is exactly, if it is one."""
+    if start == end:
+        return day(start)
+    if start.day != 1 or end != dt.date(
+        end.year, end.month, calendar.monthrange(*end.timetuple()[:2])[1]
+    ):
+        return None
+    if start.year != end.year:
+        return None
+    months = end.month - start.month + 1
+    for grain, size in (("year", 12), ("half", 6), ("quarter", 3), ("month", 1)):
+        if months == size and (start.month - 1) % size == 0:
+            return Period(grain, start.year, (start.month - 1) // size + 1)
+    return None
+
+
+_ISO = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
+_QUARTER = re.compile(r"^(?:(\d{4})[-\s]?(?:Q|q)([1-4])|(?:Q|q)([1-4])[-\s]?(\d{4}))$")
+_HALF = re.compile(r"^(?:(\d{4})[-\s]?(?:H|h)([12])|(?:H|h)([12])[-\s]?(\d{4}))$")
+
+
+def parse_label(value: Any) -> tuple[Period | None, dt.date | None]:
+    """A period a reference value names ("2024", "2024Q1", "2024-02"), or the date it holds."""
+    if isinstance(value, bool):
+        return None, None
+    if isinstance(value, int) and 1900 <= value <= 2100:
+        return Period("year", value), None
+    if not isinstance(value, str):
+        return None, None
+    text = value.strip()
+    if re.fullmatch(r"\d{4}", text) and 1900 <= int(text) <= 2100:
+        return Period("year", int(text)), None
+    quarter = _QUARTER.match(text)
+    if quarter:
+        year = int(quarter.group(1) or quarter.group(4))
+        return Period("quarter", year, int(quarter.group(2) or quarter.group(3))), None
+    half = _HALF.match(text)
+    if half:
+        return Period(
+            "half", int(half.group(1) or half.group(4)), int(half.group(2) or half.group(3))
+        ), None
+    iso = _ISO.match(text)
+    if iso:
+        year, month = int(iso.group(1)), int(iso.group(2))
+        if not 1 <= month <= 12:
+            return None, None
+        if iso.group(3) is None:
+            return Period("month", year, month), None
+        try:
+            return None, dt.date(year, month, int(iso.group(3)))
+        except ValueError:
+            return None, None
+    return None, None
+
+
+def series_periods(dates: Iterable[dt.date]) -> Grain:
+    """The grain of a column of dates: month starts three months apart are quarters, month
+    starts are months, anything else is days (a week start is the day it starts)."""
+    ordered = sorted(set(dates))
+    if ordered and all(d.day == 1 for d in ordered):
+        gaps = {(b.year - a.year) * 12 + b.month - a.month for a, b in itertools.pairwise(ordered)}
+        if all(d.month in (1, 4, 7, 10) for d in ordered) and gaps and gaps <= {3, 6, 9, 12}:
+            return "quarter"
+        return "month"
+    return "day"
+
+
+def as_period(date: dt.date, grain: Grain) -> Period:
+    if grain == "quarter":
+        return Period("quarter", date.year, (date.month - 1) // 3 + 1)
+    if grain == "month":
+        return Period("month", date.year, date.month)
+    return day(date)
+
+
+_START = re.compile(
+    r"(?i)^(?:start|from|begin|since|first|min)[_\s-]*(?:date|day|period|month)?$|.*_(?:start|from)$"
+)
+_END = re.compile(
+    r"(?i)^(?:end|to|until|through|last|max)[_\s-]*(?:date|day|period|month)?$|.*_(?:end|to)$"
+)
+
+
+def param_periods(params: Mapping[str, Any]) -> list[Period]:
+    """The periods a reference's params name: a year, a quarter string, an exact date range."""
+    found: list[Period] = []
+    start = end = None
+    for name, value in params.items():
+        period, date = parse_label(value)
+        if period is not None and (_START.match(name) or _END.match(name)):
+            first, last = period.bounds(period.year or 2000)  # a range given by periods
+            start, end = (first, end) if _START.match(name) else (start, last)
+        elif period is not None:
+            found.append(period)
+        elif date is not None:
+            if _START.match(name):
+                start = date
+            elif _END.match(name):
+                end = date
+            else:
+                found.append(day(date))
+    if start is not None and end is not None:
+        exact = _exact(start, end) or _exact(start, end - dt.timedelta(days=1))
+        if exact is not None:
+            found.append(exact)
+    return found
+
+
+# --------------------------------------------------------------------------- in answers
+
+_MONTH_NAMES = {
+    name.lower(): i
+    for i in range(1, 13)
+    for name in (calendar.month_name[i], calendar.month_abbr[i], "Sept" if i == 9 else "")
+    if name
+}
+_MONTH = (
+    r"(?P<month>" + "|".join(sorted((m for m in _MONTH_NAMES), key=len, reverse=True)) + r")\.?"
+)
+_YEAR = r"(?P<year>(?:19|20)\d{2})"
+_ORDINAL_WORDS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "1st": 1,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+}
+_ORD = r"(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)"
+_MENTIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, re.IGNORECASE))
+    for kind, pattern in (
+        ("iso_day", r"\b(?P<year>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b"),
+        ("iso_month", r"\b(?P<year>\d{4})-(?P<m>\d{2})\b(?!-\d)"),
+        (
+            "day_month",
+            rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?\b",
+        ),
+        ("month_day", rf"\b{_MONTH}\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR})?(?!\d)"),
+        ("quarter", rf"\b(?:Q(?P<q>[1-4])|{_ORD}\s+quarter)(?:\s+(?:of\s+)?{_YEAR})?\b"),
+        ("quarter", rf"\b{_YEAR}\s*Q(?P<q>[1-4])\b"),
+        ("half", rf"\b(?:H(?P<h>[12])|(?P<hw>first|second)\s+half)(?:\s+(?:of\s+)?{_YEAR})?\b"),
+        ("month", rf"\b{_MONTH}(?:\s+(?:of\s+)?{_YEAR})?\b"),
+        ("year", rf"(?<![\w.-]){_YEAR}(?![\w%-]|[.,]\d)"),
+        (
+            "other",
+            r"\b(?:a|one|the)\s+(?:year|quarter|month|week)\s+(?:earlier|before|ago|prior)\b"
+            r"|\b(?:the\s+)?(?:prior|previous|preceding|last)\s+(?:year|quarter|month|week|period)\b"
+            r"|\byear[-\s]on[-\s]year\b",
+        ),
+    )
+)
+_MAY_VERB = re.compile(r"(?i)\bmay\s+(?:be|have|not|also|well|want|need|see|help)\b")
+
+
+@dataclass(frozen=True)
+class Mention:
+    start: int
+    end: int
+    period: Period
+
+
+def period_mentions(text: str) -> list[Mention]:
+    """Non-overlapping period mentions, the most specific first."""
+    found: list[Mention] = []
+    for kind, pattern in _MENTIONS:
+        for m in pattern.finditer(text):
+            if any(m.start() < x.end and x.start < m.end() for x in found):
+                continue
+            period = _period_of(kind, m)
+            if period is None:
+                continue
+            if (
+                kind == "month"
+                and m.group("month").lower() == "may"
+                and _MAY_VERB.match(text, m.start())
+            ):
+                continue
+            if kind == "month" and m.group()[:1].islower():
+                continue  # "march", "may" as words
+            found.append(Mention(m.start(), m.end(), period))
+    return sorted(found, key=lambda x: x.start)
+
+
+def _period_of(kind: str, m: re.Match[str]) -> Period | None:
+    groups = m.groupdict()
+    year = int(groups["year"]) if groups.get("year") else None
+    if kind == "iso_day":
+        return _day_of(year, int(m.group("m")), int(m.group("d")))
+    if kind == "iso_month":
+        month = int(m.group("m"))
+        return Period("month", year, month) if 1 <= month <= 12 else None
+    if kind in ("day_month", "month_day"):
+        return _day_of(year, _MONTH_NAMES[m.group("month").lower().rstrip(".")], int(m.group("d")))
+    if kind == "quarter":
+        q = groups.get("q") or str(_ORDINAL_WORDS[m.group("ord").lower()])
+        return Period("quarter", year, int(q))
+    if kind == "half":
+        h = groups.get("h") or ("1" if m.group("hw").lower() == "first" else "2")
+        return Period("half", year, int(h))
+    if kind == "month":
+        return Period("month", year, _MONTH_NAMES[m.group("month").lower().rstrip(".")])
+    if kind == "other":
+        return Period("other", None)
+    return Period("year", year) if year else None

@@ -1,0 +1,394 @@
+"""Ranking claims: is the entity where the claim puts it in the ordering of the metric its
+words name?
+
+The series ranked is a column (or a mapping) of one reference whose numbers each have their own
+label or period, or one function computed for several labelled params. The claim's entity is a
+label or a period named inside its text; the series is the one holding the entity whose column
+or function shares most words with the claim ("the longest waits" → ``avg_wait_minutes``), then
+whose unit fits its words ("most" counts, "rate" rates). "Best", "worst", "fastest" are resolved
+by the metric: for a duration or a figure where less is better, best is lowest.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from eval_pipeline.core.models import Claim, Evidence, Verdict
+from eval_pipeline.core.oracle.binding import AnswerContext
+from eval_pipeline.core.oracle.facts import Fact, key, tokens
+from eval_pipeline.core.oracle.labels import label_mentions
+from eval_pipeline.core.oracle.periods import Period, period_mentions
+from eval_pipeline.core.oracle.units import family, less_is_better
+from eval_pipeline.core.ranking_phrases import SUPERLATIVE
+
+_MAX_EVIDENCE = 12
+_RATE_WORDS = frozenset({"rate", "share", "percentage", "percent", "ratio", "proportion"})
+_COUNT_WORDS = frozenset(
+    {
+        "most",
+        "fewest",
+        "number",
+        "count",
+        "many",
+        "busiest",
+        "quietest",
+        "volume",
+        "largest",
+        "smallest",
+        "biggest",
+    }
+)
+_DURATION_WORDS = frozenset(
+    {
+        "longest",
+        "shortest",
+        "fastest",
+        "slowest",
+        "quickest",
+        "wait",
+        "time",
+        "duration",
+        "turnaround",
+        "minute",
+        "hour",
+        "day",
+    }
+)
+_MONEY_WORDS = frozenset(
+    {
+        "revenue",
+        "sale",
+        "charg",
+        "bill",
+        "billed",
+        "spend",
+        "cost",
+        "costli",
+        "expensive",
+        "cheapest",
+        "priciest",
+        "dollar",
+        "money",
+        "income",
+        "earn",
+        "collected",
+        "paid",
+    }
+)
+_SCORE_WORDS = frozenset({"score", "rating", "rated", "satisfaction", "satisfact", "csat", "nps"})
+_GENERIC_RANK_WORDS = frozenset(
+    {
+        "most",
+        "highest",
+        "largest",
+        "biggest",
+        "greatest",
+        "top",
+        "peak",
+        "busiest",
+        "longest",
+        "fewest",
+        "least",
+        "lowest",
+        "smallest",
+        "quietest",
+        "shortest",
+        "best",
+        "worst",
+        "fastest",
+        "slowest",
+        "quickest",
+        "lead",
+        "led",
+        "leads",
+        "rank",
+        "ranked",
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "next",
+        "last",
+        "place",
+        "month",
+        "week",
+        "quarter",
+        "year",
+        "network",
+        "group",
+        "store",
+        "clinic",
+        "overall",
+        "all",
+        "any",
+        "one",
+        "was",
+        "were",
+        "had",
+        "has",
+        "is",
+        "came",
+        "come",
+        "low",
+        "point",
+        "high",
+        "sat",
+        "follow",
+        "followed",
+    }
+)
+_HINTS: dict[str, frozenset[str]] = {
+    "rate": _RATE_WORDS,
+    "duration": _DURATION_WORDS,
+    "money": _MONEY_WORDS,
+    "count": _COUNT_WORDS,
+    "ratio": frozenset({"ratio", "times"}),
+    "number": _SCORE_WORDS,
+}
+_RELATIVE = re.compile(
+    r"\b(?i:of|among)\s+(?:the|these|those|all)\s+(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
+)
+
+
+@dataclass(frozen=True)
+class Series:
+    facts: list[Fact]
+    meaning: frozenset[str]
+    duration: bool
+    rate: bool
+
+    @property
+    def kind(self) -> str:
+        return family(self.facts[0].unit) or "number"
+
+    @property
+    def name(self) -> str:
+        """The raw names of its column, function and reference label."""
+        ref = self.facts[0].source.reference
+        return " ".join(
+            n
+            for n in (self.facts[0].column, ref.target if ref.kind != "sql" else "", ref.label)
+            if n
+        )
+
+    def position(self, entity: str | None, period: Period | None) -> list[int]:
+        out = []
+        for i, fact in enumerate(self.facts):
+            if (
+                (
+                    entity is not None
+                    and (entity in fact.labels or (not fact.labels and entity in fact.scope))
+                )
+                or (
+                    period is not None
+                    and fact.row_period is not None
+                    and fact.row_period.within(period)
+                    and fact.row_period.grain == period.grain
+                )
+                or (
+                    period is not None
+                    and fact.row_period is None
+                    and any(p.within(period) and p.grain == period.grain for p in fact.periods)
+                )
+            ):
+                out.append(i)
+        return out
+
+
+def series_of(facts: Sequence[Fact]) -> list[Series]:
+    """Every rankable series: facts of one column told apart by a label or a period, and
+    scalars of one function computed for several params."""
+    found: list[Series] = []
+    groups: dict[tuple[int, str | None], list[Fact]] = {}
+    for fact in facts:
+        groups.setdefault(fact.series, []).append(fact)
+    lone: dict[tuple[str, str | None], list[Fact]] = {}
+    for members in groups.values():
+        if len(members) >= 2:
+            found.append(_make(members))
+        elif not members[0].labels:
+            ref = members[0].source.reference
+            lone.setdefault(
+                (ref.target if ref.kind != "sql" else "sql", members[0].column), []
+            ).append(members[0])
+    for members in lone.values():
+        if len(members) >= 2:
+            found.append(_make(members))
+    return found
+
+
+def _make(members: list[Fact]) -> Series:
+    unit = members[0].unit
+    return Series(
+        facts=members,
+        meaning=frozenset().union(*(f.meaning for f in members)),
+        duration=family(unit) == "duration",
+        rate=family(unit) == "rate",
+    )
+
+
+_ASKED = re.compile(
+    rf"\b(?i:{SUPERLATIVE})\b(?P<metric>(?:\s+(?!(?i:among|in|by|for|of|per|across|during|over|"
+    r"last|this|and|or)\b)[\w-]+){1,4})"
+)
+
+
+def _asked_metric(question: str) -> frozenset[str]:
+    """The words after the question's superlative ("the most MRR among…" → mrr): the metric
+    the answer's rankings are about when their own words do not say."""
+    found = _ASKED.search(question)
+    return tokens(found.group("metric")) if found else frozenset()
+
+
+def _direction(claim: Claim, series: Series, words: str) -> str | None:
+    if claim.direction in ("highest", "lowest"):
+        return claim.direction
+    word = re.search(r"(?i)\b(best|worst|fastest|slowest|quickest)\b", words)
+    if word is None:
+        return None
+    w = word.group(1).lower()
+    if w in ("fastest", "quickest", "slowest"):
+        if series.duration or less_is_better(series.name):
+            return "lowest" if w != "slowest" else "highest"
+        return "highest" if w != "slowest" else "lowest"
+    less_better = series.duration or bool(less_is_better(series.name))
+    if w == "best":
+        return "lowest" if less_better else "highest"
+    return "highest" if less_better else "lowest"
+
+
+def verify_ranking(
+    claim: Claim, ctx: AnswerContext, facts: Sequence[Fact], unverifiable: Verdict
+) -> Verdict:
+    """A ranking claim's verdict: supported or contradicted only when one series and one
+    position in it are what the claim names."""
+    text = claim.text
+    start, end = claim.span
+    mentions = [m for m in ctx.labels if start <= m.start < end]
+    periods = [m.period for m in ctx.periods if start <= m.start < end]
+    entity = mentions[0].key if mentions else None
+    period = periods[0] if periods and entity is None else None
+    if entity is None and period is None and claim.entity:
+        found = label_mentions(claim.entity, ctx.forms)
+        entity = found[0].key if found else None
+        mentioned = period_mentions(claim.entity)
+        period = mentioned[0].period if mentioned and entity is None else None
+    every = series_of(facts)
+    if not every:
+        return _with(unverifiable, "no reference lists labelled values to rank")
+    if entity is None and period is None:
+        if claim.entity:
+            return _outside_a_cut(claim, claim.entity, every, unverifiable)
+        return _with(unverifiable, f"{text!r} is not a label of the ranked values")
+    candidates = [s for s in every if s.position(entity, period)]
+    if not candidates:
+        return _outside_a_cut(claim, entity, every, unverifiable)
+    named = entity or ""
+    clause_end = re.search(r"[.;!?,]|\s[—–]\s|\b(?:but|while|whereas)\b", ctx.answer[end:])
+    stretch = ctx.answer[start : end + (clause_end.start() if clause_end else 0)]
+    stretch = re.sub(
+        r"(?i)\b(?:per|each|a)\s+\w+(?:\s+\w+)?", " ", stretch
+    )  # "labour per repair order"
+    if claim.bound == "at_most":  # a member of a listed top N: the whole statement names it
+        stretch = ctx.answer[slice(*ctx.layout.sentence_of(start))]
+    words = {w for w in tokens(stretch) if not w.isdigit()}
+    words -= set(tokens(named)) | set(tokens(claim.entity or ""))
+    words -= {w for m in ctx.labels for w in tokens(ctx.answer[m.start : m.end])}
+
+    def score(s: Series) -> tuple[int, bool]:
+        return (len(s.meaning & words), bool(words & _HINTS[s.kind]))
+
+    top = max(score(s) for s in candidates)
+    specific = words - _GENERIC_RANK_WORDS
+    if top[0] == 0 and not specific:  # "January was the quietest month, with $6,312 of new MRR"
+        sentence = ctx.answer[slice(*ctx.layout.sentence_of(start))]
+        rest = {w for w in tokens(sentence) if not w.isdigit()} - _GENERIC_RANK_WORDS
+        rest -= {w for m in ctx.labels for w in tokens(ctx.answer[m.start : m.end])}
+        best_words = max(len(s.meaning & rest) for s in candidates)
+        named_by_sentence = [s for s in candidates if len(s.meaning & rest) == best_words]
+        if best_words and len(named_by_sentence) == 1:
+            words, top = words | rest, score(named_by_sentence[0])
+    if top[0] == 0 and specific and len(candidates) > 1:
+        return _with(unverifiable, "its words name no metric the references rank")
+    chosen = [s for s in candidates if score(s) == top]
+    for asked in (_asked_metric(ctx.question), tokens(ctx.question)):
+        if len(chosen) > 1 and asked:  # the question names the metric the answer ranks
+            most = max(len(s.meaning & asked) for s in chosen)
+            chosen = [s for s in chosen if len(s.meaning & asked) == most]
+    if len(chosen) > 1:  # else the reference's headline figure: the column in its own unit
+        headline = [s for s in chosen if s.facts[0].unit == s.facts[0].source.unit]
+        chosen = headline or chosen
+    if len(chosen) != 1:
+        return _with(unverifiable, "several reference metrics could be the one ranked")
+    series = chosen[0]
+    if top == (0, False) and specific:
+        return _with(unverifiable, "its words name no metric the references rank")
+    direction = _direction(claim, series, text)
+    if direction is None:
+        return _with(unverifiable, "the ranking's direction depends on the metric")
+    members = list(series.facts)
+    relative = _RELATIVE.search(ctx.answer[start : end + 20])
+    if relative:
+        listed = {m.key for m in ctx.labels}
+        members = [f for f in members if f.labels & listed or f.scope & listed]
+        if len(members) < 2:
+            return _with(unverifiable, "the entities it is ranked among are not all named")
+    where = Series(members, series.meaning, series.duration, series.rate).position(entity, period)
+    if len(where) != 1:
+        return _with(unverifiable, f"{claim.entity} names several ranked values")
+    value = members[where[0]].value
+    values = [f.value for f in members]
+    ahead = sum((v > value) if direction == "highest" else (v < value) for v in values)
+    ties = sum(v == value for v in values) - 1
+    rank = int(claim.value or 1)
+    holds = ahead + 1 <= rank if claim.bound == "at_most" else ahead + 1 <= rank <= ahead + 1 + ties
+    ordered = sorted(members, key=lambda f: f.value, reverse=direction == "highest")
+    listing = ", ".join(f"{f.describe()} = {f.value:,.10g}" for f in ordered[:_MAX_EVIDENCE])
+    stated = f"within the {direction} {rank}" if claim.bound == "at_most" else f"#{rank}"
+    reason = (
+        f"{claim.entity} ranks #{ahead + 1} of {len(values)} by {direction} value "
+        f"(claimed {stated}): {listing}"
+    )
+    return Verdict(
+        claim_id=claim.id,
+        verdict="supported" if holds else "contradicted",
+        reason=reason,
+        evidence=[f.evidence() for f in ordered[:_MAX_EVIDENCE]],
+    )
+
+
+def _outside_a_cut(
+    claim: Claim, entity: str | None, every: Sequence[Series], unverifiable: Verdict
+) -> Verdict:
+    """An entity missing from a reference that lists only the top (or bottom) N of an ordering
+    is not ranked within those N."""
+    rank = int(claim.value or 1)
+    for series in every:
+        values = [f.value for f in series.facts]
+        params = series.facts[0].source.reference.params.values()
+        cut = any(
+            isinstance(v, int) and not isinstance(v, bool) and v == len(values) for v in params
+        )
+        descending = all(a >= b for a, b in itertools.pairwise(values))
+        ascending = all(a <= b for a, b in itertools.pairwise(values))
+        order = "highest" if descending else "lowest" if ascending else None
+        if cut and order == claim.direction and rank <= len(values) and entity is not None:
+            listing = ", ".join(f"{f.describe()} = {f.value:,.10g}" for f in series.facts)
+            among = f"is not among the {len(values)} the reference lists"
+            return Verdict(
+                claim_id=claim.id,
+                verdict="contradicted",
+                reason=f"{claim.entity} {among}: {listing}",
+                evidence=[f.evidence() for f in series.facts[:_MAX_EVIDENCE]],
+            )
+    return _with(unverifiable, f"{claim.entity!r} is not a label of the ranked values")
+
+
+def _with(verdict: Verdict, reason: str) -> Verdict:
+    return verdict.model_copy(update={"reason": reason})
+
+
+__all__ = ["Evidence", "key", "verify_ranking"]

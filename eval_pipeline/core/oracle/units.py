@@ -1,0 +1,94 @@
+"""Units: which are the same quantity in another scale, and what a column's name says it holds.
+
+Percent, fraction and points are one family (45.5 % = 0.455; a difference of rates is in
+points); durations convert through seconds; a bare number compares with anything. A reference
+without a declared unit is read from its column name or SQL alias ("total_revenue" is money,
+"avg_wait_minutes" a duration in minutes, "no_show_rate" a rate).
+"""
+
+from __future__ import annotations
+
+import re
+
+from eval_pipeline.core.models import DURATION_UNITS, Unit
+
+RATES = frozenset({"percent", "fraction", "points"})
+AMOUNTS = frozenset({"count", "currency", *DURATION_UNITS})
+
+
+def family(unit: Unit | None) -> str | None:
+    """The quantity a unit measures: ``rate``, ``duration``, ``money``, ``count``, ``ratio``,
+    or None for a bare number."""
+    if unit in RATES:
+        return "rate"
+    if unit in DURATION_UNITS:
+        return "duration"
+    if unit == "currency":
+        return "money"
+    if unit in ("count", "ratio"):
+        return unit
+    return None
+
+
+def scale(claim_unit: Unit | None, truth_unit: Unit | None) -> float | None:
+    """The factor that puts a value stated in ``claim_unit`` in ``truth_unit``, or None when
+    they are different quantities. Percent and fraction are 100 apart; a bare number or a count
+    stated for a rate is read in the rate's own scale."""
+    if claim_unit == truth_unit or claim_unit is None or truth_unit is None:
+        return 1.0
+    if claim_unit in DURATION_UNITS and truth_unit in DURATION_UNITS:
+        return DURATION_UNITS[claim_unit] / DURATION_UNITS[truth_unit]
+    if claim_unit in ("percent", "points") and truth_unit == "fraction":
+        return 0.01
+    if claim_unit == "fraction" and truth_unit in ("percent", "points"):
+        return 100.0
+    if {claim_unit, truth_unit} <= {"percent", "points"}:
+        return 1.0
+    if claim_unit == "number" or truth_unit == "number":
+        return 1.0
+    if claim_unit == "count" and truth_unit == "ratio":
+        return 1.0  # "2.3 to 1"
+    return None
+
+
+_NAMES: tuple[tuple[str, Unit], ...] = (
+    (r"pct|percent|percentage|pc|share|rate|ratio_pct|perc", "percent"),
+    (r"secs?|seconds?", "seconds"),
+    (r"mins?|minutes?", "minutes"),
+    (r"hrs?|hours?", "hours"),
+    (r"days?", "days"),
+    (r"wks?|weeks?", "weeks"),
+    (
+        r"usd|eur|gbp|revenue|revenues|sales_amount|amount|price|prices|cost|costs|spend|"
+        r"charges?|billed|paid|collected|collections|income|profit|margin_usd|fees?|value|"
+        r"allowance|dollars?|euros?|budget",
+        "currency",
+    ),
+    (r"count|cnt|num|n|number|qty|quantity|sales|volume", "count"),
+)
+_UNIT_WORDS: tuple[tuple[re.Pattern[str], Unit], ...] = tuple(
+    (re.compile(rf"(?:^|_|\b)(?:{words})(?:$|_|\b)", re.IGNORECASE), unit) for words, unit in _NAMES
+)
+
+
+def unit_from_name(name: str) -> Unit | None:
+    """What a column or alias name says its numbers are, when it says it clearly."""
+    text = name.strip().lower()
+    if not text:
+        return None
+    found = [unit for pattern, unit in _UNIT_WORDS if pattern.search(text)]
+    if "percent" in found and "rate" in text and not re.search(r"pct|percent", text):
+        return "percent"  # a rate stored as 0.12 is told apart by its values
+    return found[0] if found else None
+
+
+_LESS_IS_BETTER = re.compile(
+    r"(?i)no.?show|cancel|late|delay|wait|turnaround|lead.?time|discount|churn|error|defect|"
+    r"complaint|cost|day|hour|minute|second|time|duration|arrear|overdue|outage|backlog"
+)
+
+
+def less_is_better(name: str) -> bool:
+    """Is a lower value of the quantity so named the better one (waits, delays, no-shows,
+    costs)? What "best", "improved" or "faster" mean depends on it."""
+    return bool(_LESS_IS_BETTER.search(name))

@@ -1,0 +1,566 @@
+"""Second oracle pass, deterministic: a verdict for every claim against live reference values.
+
+A claim is supported when a fact it fits (or a value derived from facts its words call for)
+agrees with it at the precision it is written with. It is contradicted only when what it is
+about is pinned — its row or entity named, its period named, or the one comparable figure of
+the case — and that value disagrees; anything else is unverifiable with the reason, because
+accusing a right answer is worse than leaving a claim unchecked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from eval_pipeline.core.claims import POLAR_WORDS
+from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceValue, Unit, Verdict
+from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
+from eval_pipeline.core.oracle.candidates import Fit, best, claim_unit, fits, scales
+from eval_pipeline.core.oracle.derived import SUM_CUE, Derived, Deriver
+from eval_pipeline.core.oracle.facts import Fact, all_facts, scalar_name, scope_labels, tokens
+from eval_pipeline.core.oracle.labels import label_forms
+from eval_pipeline.core.oracle.ranking import verify_ranking
+from eval_pipeline.core.oracle.tolerance import (
+    DEFAULT_RULE,
+    ToleranceRule,
+    share_holds,
+    tolerance,
+    within,
+)
+from eval_pipeline.core.oracle.units import RATES, family, less_is_better, scale
+
+_MAX_EVIDENCE = 12
+_SHARE_CUE = re.compile(
+    r"%\s+(?i:of)\b|\b(?i:share|accounted|accounts|accounting|made\s+up|makes\s+up|make\s+up|"
+    r"proportion|portion|represent\w*)\b"
+)
+_PER_AFTER = re.compile(r"\s*(?i:per|each|a|an)\s+(?!(?i:year|month|week|quarter)\b)[a-z]+\b")
+_PER_NAME = re.compile(r"(?i)per|avg|average|mean")
+_PER_BEFORE = re.compile(
+    r"\b(?i:per|a)\s+(?!(?i:year|month|week|quarter|day)\b)[a-z]+\s+(?:\w+\s+)?$"
+)
+_OF_ANOTHER = re.compile(
+    r"\s+(?i:of)\s+(?:(?:[A-Z0-9][\w&.-]*\s+){1,4}?[\w&-]*['’](?:s\b)?|(?i:those|these|them|which)\b)"
+)
+_GAP = re.compile(r"\b(?i:gap|difference|apart|spread|separat\w*|margin)\b")
+_REMAINDER = re.compile(
+    r"\b(?i:un\w+(?:ed|paid)|outstanding|remaining|remainder|balance|left\s+over|leftover)\b"
+)
+_STATISTIC = re.compile(r"\b(?i:median|maximum|minimum|percentile|p\d{2}|mode)\b")
+_NOT_NOUNS = frozenset(
+    (
+        *("in", "of", "and", "at", "per", "vs", "more", "less", "this", "that", "on", "for"),
+        *("to", "from", "with", "by", "than", "was", "were", "is", "are", "a", "an", "the"),
+        *("total", "overall", "each", "average", "all", "so", "or", "but", "across", "over"),
+        *("up", "down", "or", "as", "compared", "against", "versus", "a", "year", "so", "far"),
+        *("between", "among", "within", "during", "after", "before", "since", "until", "into"),
+        *("while", "whereas", "which", "who", "that", "then", "there", "here", "again", "also"),
+        *("respectively", "overall", "apiece", "each", "last", "next", "this", "these", "those"),
+    )
+)
+
+
+def _plausible(claim: Claim, unit: Unit | None, found: list[Fit]) -> list[Fit]:
+    """The fits a claim may be supported by: when its words name some facts' quantity, those
+    ("E911 readiness is 77.8%" is not supported by the NAS rate of 77.8%)."""
+    named = max((f.score for f in found), default=0)
+    chosen = [f for f in found if f.score == named] if named > 0 else found
+    if chosen and all(_magnitude_ratio(claim, unit, f) >= 3 for f in chosen):
+        return found  # "rated support highest, at 4.10" is not the 240 ratings
+    return chosen
+
+
+def _magnitude_ratio(claim: Claim, unit: Unit | None, fit: Fit) -> float:
+    """How many times apart the claim's value and the fact's are (1 when equal)."""
+    assert claim.value is not None
+    stated = abs(claim.value * next(iter(scales(unit, fit.fact)), 1.0))
+    truth = abs(fit.fact.value)
+    if not stated or not truth:
+        return float("inf")
+    return max(stated, truth) / min(stated, truth)
+
+
+def _of_its_magnitude(claim: Claim, unit: Unit | None, fits: list[Fit]) -> list[Fit]:
+    """Of facts that fit equally well, the one of the claim's magnitude when every other is of
+    another (within 1.5 times against beyond 3 times): a wrong figure is near the right one."""
+
+    def ratio(fit: Fit) -> float:
+        return _magnitude_ratio(claim, unit, fit)
+
+    near = [f for f in fits if ratio(f) <= 1.5]
+    if (
+        near
+        and len({round(f.fact.value, 9) for f in near}) == 1
+        and all(ratio(f) >= 3 for f in fits if f not in near)
+    ):
+        return near
+    return fits
+
+
+def _contenders(claim: Claim, unit: Unit | None, direct: list[Fit]) -> list[Fit]:
+    """The facts a claim whose words name none may still be about: those in its own unit when
+    some are (days before a column of unknown unit), then those of its magnitude."""
+    found = [f for f in direct if f.entity != "row"]
+    exact = [f for f in found if f.exact]
+    return _of_its_magnitude(claim, unit, exact or found) if found else found
+
+
+def _is_weak(claim: Claim) -> bool:
+    """A small number in words ("three teams") is rarely the figure asked for."""
+    return (
+        claim.value is not None
+        and abs(claim.value) <= 10
+        and not any(ch.isdigit() for ch in claim.text)
+        and claim.per is None
+    )
+
+
+def _unlikely_by_chance(claim: Claim) -> bool:
+    """A count or amount written exactly to several significant digits ("7,597", "$13.4M")
+    matches a derived value by chance too rarely to need words calling for it."""
+    if claim.hedged or claim.bound or claim.unit not in ("count", "currency") or not claim.value:
+        return False
+    return tolerance(claim) / abs(claim.value) <= 0.005 and abs(claim.value) >= 100
+
+
+def head_noun(answer: str, claim: Claim) -> str | None:
+    """The word a count names ("42 referrals" → referral; "the most test drives, 362" → drive),
+    which must be what the fact counts before a wrong count can be held against it."""
+    if claim.unit != "count":
+        return None
+    m = re.match(r"\s+([A-Za-z][\w-]*)", answer[claim.span[1] :])
+    if m is None and re.match(r"\s*(?:[.;)]|$)", answer[claim.span[1] :]):
+        m = re.search(r"([A-Za-z][\w-]*s),\s*$", answer[: claim.span[0]])
+    if m is None or m.group(1).lower() in _NOT_NOUNS:
+        return None
+    found = tokens(m.group(1).replace("-", " "))
+    return next(iter(sorted(found)), None) if len(found) == 1 else None
+
+
+def _fmt(value: float) -> str:
+    return f"{value:,.10g}" if abs(value) < 1e15 else f"{value:.6g}"
+
+
+@dataclass(frozen=True)
+class _Check:
+    claim: Claim
+    unit: Unit | None
+    rule: ToleranceRule
+    polar: bool = False
+    """The claim says "improved", "better", "worse": signed up for good, so for a metric where
+    less is better (waits, no-shows) its sign is the opposite of the values'."""
+
+    def _stated(self, facts: Sequence[Fact]) -> float:
+        assert self.claim.value is not None
+        flip = (
+            self.polar
+            and self.claim.kind == "comparison"
+            and any(less_is_better(_name(f)) for f in facts)
+        )
+        return -self.claim.value if flip else self.claim.value
+
+    def level(self, fact: Fact) -> bool:
+        """Does the claim state this fact's value?"""
+        assert self.claim.value is not None
+        if self.claim.per is not None:
+            share = fact.value / 100.0 if fact.unit in ("percent", "points") else fact.value
+            return fact.unit in ("percent", "fraction", None, "number") and share_holds(
+                self.claim, share, self.rule
+            )
+        stated = self._stated([fact])
+        return any(self._agrees(stated * s, fact.value, s) for s in scales(self.unit, fact))
+
+    def derived(self, found: Derived) -> bool:
+        assert self.claim.value is not None
+        if self.claim.per is not None:
+            return found.unit == "fraction" and share_holds(self.claim, found.value, self.rule)
+        factor = scale(self.unit, found.unit)
+        if factor is None and found.unit == "fraction" and self.unit in ("percent", "number", None):
+            factor = 0.01
+        if factor is None:
+            return False
+        stated, truth = self._stated(found.facts) * factor, found.value
+        if not found.signed or self.claim.direction is None:
+            stated, truth = abs(stated), abs(truth)
+        return self._agrees(stated, truth, factor, signed=True)
+
+    def _agrees(self, stated: float, truth: float, factor: float, *, signed: bool = False) -> bool:
+        claim = self.claim
+        if not signed:
+            if claim.kind != "comparison" and stated >= 0 > truth:
+                truth = -truth  # "a loss of $1.2M" states a magnitude
+            if claim.kind == "comparison" and claim.direction is None:
+                stated, truth = abs(stated), abs(truth)
+        return within(claim, stated, truth, factor, self.rule)
+
+
+def _name(fact: Fact) -> str:
+    ref = fact.source.reference
+    return " ".join(
+        n for n in (fact.column, ref.label, ref.target if ref.kind != "sql" else "") if n
+    )
+
+
+_CHANGE_NAME = re.compile(
+    r"(?i)change|delta|diff|growth|increase|decrease|variation|variance|yoy|mom|qoq|wow|vs|gain|drop"
+)
+
+
+def is_change(fact: Fact) -> bool:
+    """A fact that is itself a change (so named by its column, function, alias or label),
+    which a change claim is compared with directly."""
+    return bool(_CHANGE_NAME.search(f"{_name(fact)} {scalar_name(fact.source)}"))
+
+
+def _decided(claim: Claim, facts: Sequence[Fact], how: str, *, holds: bool) -> Verdict:
+    return Verdict(
+        claim_id=claim.id,
+        verdict="supported" if holds else "contradicted",
+        reason=f"{claim.text!r} {'agrees with' if holds else 'differs from'} {how}",
+        evidence=[f.evidence() for f in facts[:_MAX_EVIDENCE]],
+    )
+
+
+def _supported(claim: Claim, facts: Sequence[Fact], how: str) -> Verdict:
+    return _decided(claim, facts, how, holds=True)
+
+
+def _contradicted(claim: Claim, facts: Sequence[Fact], how: str) -> Verdict:
+    return _decided(claim, facts, how, holds=False)
+
+
+def _unverifiable(claim: Claim, reason: str, references: Sequence[ReferenceValue]) -> Verdict:
+    evidence = [
+        Evidence(
+            source=rv.reference.target,
+            kind=rv.reference.kind,
+            params=dict(rv.reference.params),
+            value=rv.value if rv.shape == "scalar" else None,
+            sql=rv.reference.sql,
+        )
+        for rv in references
+        if rv.error is None
+    ]
+    return Verdict(claim_id=claim.id, verdict="unverifiable", reason=reason, evidence=evidence)
+
+
+def _describe(fit: Fit) -> str:
+    return f"{fit.fact.describe()} = {_fmt(fit.fact.value)}"
+
+
+class _Verifier:
+    def __init__(
+        self,
+        facts: list[Fact],
+        ctx: AnswerContext,
+        usable: list[ReferenceValue],
+        rule: ToleranceRule,
+    ) -> None:
+        self.facts = facts
+        self.ctx = ctx
+        self.usable = usable
+        self.rule = rule
+        self.deriver = Deriver(facts, ctx)
+        self.anchors: dict[int, list[int]] = {}
+        """id(fact) → positions of the claims that state it."""
+        self._rates = any(f.unit in ("percent", "fraction", "points") for f in facts)
+        self.levels = [f for f in facts if not is_change(f)] or facts
+        """Facts a level claim is compared with: changes are for change claims."""
+
+    def anchor(self, claim: Claim, binding: Binding) -> Fact | None:
+        """The fact a level claim states directly, right or wrong: what ties its sentence to a
+        metric, so a change derived in that sentence may be held against another claim."""
+        if claim.kind != "numeric" or claim.value is None or claim.per is not None:
+            return None
+        unit = claim_unit(claim, binding)
+        direct = fits(claim, binding, self.facts, unit)
+        check = _Check(claim, unit, self.rule)
+        agreeing = [f.fact for f in direct if check.level(f.fact) and f.entity != "row"]
+        if agreeing:
+            return agreeing[0]
+        target, _ = self._target(claim, binding, direct, ())
+        return target[0].fact if target else None
+
+    def numeric(self, claim: Claim, binding: Binding, others: Sequence[Claim]) -> Verdict:
+        unit = claim_unit(claim, binding)
+        near = self.ctx.answer[max(0, claim.span[0] - 30) : claim.span[1] + 15]
+        check = _Check(claim, unit, self.rule, polar=bool(POLAR_WORDS.search(near)))
+        if claim.kind == "comparison":
+            changes = [
+                f for f in fits(claim, binding, self.facts, unit) if self._change_fact(f.fact)
+            ]
+            for found in changes:
+                if check.level(found.fact):
+                    return _supported(claim, [found.fact], _describe(found))
+            named = [f for f in changes if is_change(f.fact)]
+            if len(named) == 1 and named[0].entity in ("named", "unnamed"):
+                return _contradicted(claim, [named[0].fact], _describe(named[0]))
+        signed = claim.text.lstrip()[:1] in ("+", "-", "−")  # "+$159.9K": itself a change
+        levels = self.facts if signed else self.levels
+        direct = fits(claim, binding, levels, unit) if claim.kind != "comparison" else []
+        for found in _plausible(claim, unit, direct):
+            if check.level(found.fact) and found.entity != "row":
+                return _supported(claim, [found.fact], _describe(found))
+        derived = self.deriver.candidates(claim, binding, unit)
+        for candidate in derived:
+            if check.derived(candidate) and (
+                self._cued(claim, binding, unit, candidate) or _unlikely_by_chance(claim)
+            ):
+                return _supported(claim, candidate.facts, candidate.describe())
+        row_matches = [f for f in direct if f.entity == "row" and check.level(f.fact)]
+        if len(row_matches) == 1 and len({f.fact.series for f in direct if f.entity == "row"}) == 1:
+            return _supported(claim, [row_matches[0].fact], _describe(row_matches[0]))
+        why = self._not_its_level(claim, binding)
+        target = None
+        if not why:
+            target, why = self._target(claim, binding, direct, others)
+        if target is not None:
+            shown = ", ".join(_describe(f) for f in target[:_MAX_EVIDENCE])
+            who = ", ".join(sorted(binding.entities)) or "the case"
+            return _contradicted(claim, [f.fact for f in target], f"{shown} (stated for {who})")
+        pinned = [
+            d
+            for d in derived
+            if d.pinned
+            and not self._outside_the_references(binding, d.facts)
+            and self._pins(claim, binding, unit, d)
+        ]
+        if pinned and len({frozenset(map(id, d.facts)) for d in pinned}) == 1:
+            return _contradicted(claim, pinned[0].facts, pinned[0].describe())
+        if claim.kind == "comparison":
+            why = "a change or difference that no two named reference values give"
+        return _unverifiable(claim, f"matches no reference value; {why}", self.usable)
+
+    def _not_its_level(self, claim: Claim, binding: Binding) -> str:
+        """Why the claim cannot be held against a level it is bound to, if so: it states a gap
+        ("the gap … is 1 day"), another statistic ("the median"), or a period outside the
+        references ("In 2024 it was…" beside references for 2025)."""
+        near = self.ctx.answer[
+            max(binding.clause[0], claim.span[0] - 50) : min(binding.clause[1], claim.span[1] + 20)
+        ]
+        before = self.ctx.answer[max(binding.sentence[0], claim.span[0] - 80) : claim.span[0]]
+        if claim.kind == "numeric" and _GAP.search(before):
+            return "a gap between two values, which no two named reference values give"
+        said = {m.group().lower() for m in _STATISTIC.finditer(near)}
+        if said and not any(word in _name(f).lower() for f in self.facts for word in said):
+            return f"a {sorted(said)[0]}, which no reference value is"
+        if self._outside_the_references(binding, self.facts):
+            return "it names a period the references are not for"
+        if _REMAINDER.search(near[: claim.span[0] - max(binding.clause[0], claim.span[0] - 50)]):
+            return "a remainder ('uncollected', 'not'), which no reference value states"
+        return ""
+
+    def _outside_the_references(self, binding: Binding, facts: Sequence[Fact]) -> bool:
+        """The claim names a period and the facts hold none: it is about another time when
+        the period is relative ("a year ago") or outside what the question asks for."""
+        if not binding.periods:
+            return False
+        if any(f.periods for f in facts):
+            return not all(
+                any(fp.within(p) or p.within(fp) for f in facts for fp in f.periods)
+                for p in binding.periods
+            )
+        if any(p.grain == "other" for p in binding.periods):
+            return True
+        asked = [m.period for m in self.ctx.asked_periods if m.period.grain != "other"]
+        if not asked:
+            return False
+        year = next((p.year for p in asked if p.year is not None), 2000)
+        start = min(p.bounds(p.year or year)[0] for p in asked)
+        end = max(p.bounds(p.year or year)[1] for p in asked)
+        return not all(
+            start <= p.bounds(p.year or year)[0] and p.bounds(p.year or year)[1] <= end
+            for p in binding.periods
+        )
+
+    def _change_fact(self, fact: Fact) -> bool:
+        """A fact a change claim is compared with directly: one named a change, or the only
+        number of the case (a reference that computes the change itself)."""
+        return is_change(fact) or len(self.facts) == 1
+
+    def _cued(self, claim: Claim, binding: Binding, unit: Unit | None, found: Derived) -> bool:
+        """Do the claim's own words call for this derivation? A round hedged figure agrees
+        with many derived values by chance, so only the one its words name may support it."""
+        text = self.ctx.answer
+        near = text[
+            max(binding.clause[0], claim.span[0] - 40) : min(binding.clause[1], claim.span[1] + 30)
+        ]
+        if found.how.startswith("share") or found.how.startswith("complement"):
+            cued = claim.per is not None or claim.unit == "fraction"
+            return cued or bool(_SHARE_CUE.search(near)) or not self._rates
+        if found.how in ("total", "sum"):
+            return found.pinned or bool(SUM_CUE.search(near))
+        if found.how == "ratio":
+            return unit == "ratio"
+        if found.how in ("amount per item", "mean"):
+            return True
+        return claim.kind == "comparison"
+
+    def _pins(self, claim: Claim, binding: Binding, unit: Unit | None, found: Derived) -> bool:
+        """May a derived value accuse the claim? Only a derivation its own words call for, over
+        facts its sentence names, in a unit that leaves no doubt (a "%" change of rates could
+        be points or relative)."""
+        text = self.ctx.answer
+        sentence = tokens(text[binding.sentence[0] : binding.sentence[1]]) | binding.lead_in
+        anchored = any(
+            binding.lead_start <= position < binding.sentence[1]
+            for f in found.facts
+            for position in self.anchors.get(id(f), ())
+        )
+        start, end = binding.sentence
+        named = {m.key for m in self.ctx.labels_in(start, end)}
+        by_name = (
+            len(found.facts) == 2
+            and all((f.labels or f.scope) & named for f in found.facts)
+            and len({frozenset((f.labels or f.scope) & named) for f in found.facts}) == 2
+        )
+        if not (anchored or by_name) and not any(sentence & f.meaning for f in found.facts):
+            return False
+        noun = head_noun(text, claim)
+        if noun is not None and not any(noun in f.meaning for f in found.facts):
+            return False
+        if not self._cued(claim, binding, unit, found) or found.how.startswith("complement"):
+            return False
+        if found.how == "amount per item":
+            return False
+        if found.how in ("total", "sum") and abs(claim.value or 0) <= max(
+            abs(f.value) for f in found.facts
+        ):
+            return False  # a figure no larger than one of the parts is not their total
+        if _OF_ANOTHER.match(text[claim.span[1] :]):
+            return False  # "60% of Dr. Okafor's referrals", "40% of those no-shows"
+        if found.how == "relative change":
+            rates = ("percent", "fraction", "points")
+            return unit in ("percent", "fraction") and found.facts[0].unit not in rates
+        if found.how == "difference":
+            return scale(unit, found.unit) is not None and not (
+                unit == "percent" and found.unit == "points"
+            )
+        return True
+
+    def _target(
+        self, claim: Claim, binding: Binding, direct: list[Fit], others: Sequence[Claim]
+    ) -> tuple[list[Fit] | None, str]:
+        """The facts a wrong claim is about, when pinned — a named entity or period picks them,
+        or the case has one comparable figure that no other claim states — else why not."""
+        if not direct:
+            return None, "no reference value of its unit fits the entity and period it names"
+        top = best(direct)
+        values = {round(f.fact.value, 9) for f in top}
+        if len(values) != 1:
+            top = _of_its_magnitude(claim, claim_unit(claim, binding), top)
+            values = {round(f.fact.value, 9) for f in top}
+        if len(values) != 1:
+            shown = ", ".join(_describe(f) for f in top[:4])
+            return None, f"several reference values could be the one it states: {shown}"
+        first = top[0]
+        after = self.ctx.answer[claim.span[1] : claim.span[1] + 25]
+        before = self.ctx.answer[max(binding.clause[0], claim.span[0] - 30) : claim.span[0]]
+        per_item = _PER_AFTER.match(after) or _PER_BEFORE.search(before)
+        if per_item and not _PER_NAME.search(first.fact.describe()):
+            return None, "a value per item, which no reference value is"
+        if claim.per is not None and first.fact.unit not in RATES and abs(first.fact.value) > 1:
+            return None, f"a share, which {first.fact.describe()} is not"
+        if claim.unit in ("percent", "fraction") and _OF_ANOTHER.match(after):
+            return None, "a share of another entity's quantity, not its rate"
+        noun = head_noun(self.ctx.answer, claim)
+        own = first.fact.meaning | tokens(" ".join([*first.fact.names, *first.fact.scope]))
+        unit = claim_unit(claim, binding)
+        alike = [o for o in others if o.kind == "numeric" and family(o.unit) == family(unit)]
+        if (
+            noun is not None
+            and noun not in own
+            and (
+                any(noun in f.meaning for f in self.facts)
+                or (len(alike) > 1 and not binding.meaning & first.fact.own_meaning)
+            )
+        ):
+            return None, f"it counts {noun}s, which {first.fact.describe()} does not"
+        if (
+            not binding.in_table
+            and family(unit) != "rate"
+            and not binding.meaning & first.fact.meaning
+            and _magnitude_ratio(claim, unit, first) >= 10
+        ):
+            return (
+                None,
+                f"of another magnitude than {first.fact.describe()}, which it does not name",
+            )
+        if not binding.in_table and not binding.meaning & first.fact.meaning:
+            rivals = {f.fact.series for f in _contenders(claim, unit, direct)}
+            unsure = not first.pinned and first.entity != "unnamed"
+            if len(rivals) > 1 or (unsure and not binding.context & first.fact.meaning):
+                return None, "its words name none of the reference values it could be about"
+        if first.entity == "named" and (first.pinned or not first.fact.labels):
+            return top, ""
+        if first.entity == "unnamed":
+            if _is_weak(claim) and len(alike) > 1:
+                return None, "a small number in words beside another figure of its kind"
+            if len(alike) > 1 and not binding.context & first.fact.meaning:
+                return None, "several figures of its kind, and its words name none of them"
+            unnamed = [f for f in direct if f.entity == "unnamed"]
+            named_by_words = first.score > 0 and len({f.fact.series for f in top}) == 1
+            if named_by_words or len(unnamed) == 1:
+                if self._stated_elsewhere(claim, first.fact, others):
+                    return None, "the comparable reference value is stated by another claim"
+                return top, ""
+            return None, "it names no label or period to pick one of several reference values"
+        if first.entity == "row":
+            return None, "it names no row of the reference's table"
+        return None, "it names a label the only comparable figure is not for"
+
+    def _stated_elsewhere(self, claim: Claim, fact: Fact, others: Sequence[Claim]) -> bool:
+        for other in others:
+            if other.id == claim.id or other.value is None or other.kind != "numeric":
+                continue
+            if _Check(other, other.unit, self.rule).level(fact):
+                return True
+        return False
+
+
+def _inside_a_name(claim: Claim, ctx: AnswerContext) -> str:
+    """The reference label a claim's number is written inside ("Business 360", "6600 Route 66"):
+    the extractor cannot know every name, the references do."""
+    for mention in ctx.labels:
+        inside = mention.start <= claim.span[0] and claim.span[1] <= mention.end
+        if inside and claim.kind in ("numeric", "comparison"):
+            return ctx.answer[mention.start : mention.end]
+    return ""
+
+
+def verify_claims(
+    contract: ClaimContract,
+    references: Sequence[ReferenceValue],
+    *,
+    answer: str,
+    question: str = "",
+    rule: ToleranceRule = DEFAULT_RULE,
+) -> list[Verdict]:
+    """One verdict per claim of the contract, in order; no claim is dropped."""
+    usable = [rv for rv in references if rv.error is None]
+    facts = all_facts(usable)
+    labels = {name for f in facts for name in f.names}
+    labels |= {label for rv in usable for label in scope_labels(rv)}
+    ctx = AnswerContext(answer, question, label_forms(labels))
+    bindings = bind(contract.claims, ctx)
+    verifier = _Verifier(facts, ctx, usable, rule)
+    for claim in contract.claims:
+        stated = verifier.anchor(claim, bindings[claim.id]) if facts else None
+        if stated is not None:
+            verifier.anchors.setdefault(id(stated), []).append(claim.span[0])
+    verdicts = []
+    for claim in contract.claims:
+        name = _inside_a_name(claim, ctx)
+        if name:
+            verdicts.append(_unverifiable(claim, f"part of the name {name!r}, not a claim", usable))
+        elif not facts:
+            verdicts.append(_unverifiable(claim, "no reference value is available", usable))
+        elif claim.kind == "ranking":
+            blank = _unverifiable(claim, "", usable)
+            verdicts.append(verify_ranking(claim, ctx, facts, blank))
+        elif claim.value is None or claim.kind not in ("numeric", "comparison"):
+            verdicts.append(_unverifiable(claim, "not a numeric claim", usable))
+        else:
+            verdicts.append(verifier.numeric(claim, bindings[claim.id], contract.claims))
+    return verdicts
