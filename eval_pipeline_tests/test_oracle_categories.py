@@ -69,6 +69,32 @@ REVENUE_BY_YEAR = ref(
     sql="SELECT yr, SUM(a) AS invoiced_usd, SUM(p) AS collected_usd FROM inv GROUP BY yr",
 )
 
+BANDS = ref({"1-50": 118, "51-200": 109, "1000+": 27}, "count", name="accounts_by_size")
+MODELS = ref(
+    {"columns": ["model", "units"], "rows": [["X5", 49], ["F-150", 180]]},
+    sql="SELECT model, COUNT(*) AS units FROM sales GROUP BY model",
+)
+WEEKS = ref(
+    {
+        "columns": ["week_start", "appointments", "visits", "no_shows"],
+        "rows": [["2024-07-22", 140, 112, 19], ["2024-07-29", 135, 111, 14]],
+    },
+    sql="SELECT week_start, appointments, visits, no_shows FROM weekly",
+)
+TWO_YEARS = ref(
+    {
+        "columns": ["month_start", "revenue"],
+        "rows": [
+            ["2024-01-01", 604_000],
+            ["2024-02-01", 633_000],
+            ["2025-01-01", 713_000],
+            ["2025-02-01", 687_000],
+        ],
+    },
+    sql="SELECT month_start, revenue FROM monthly",
+    column_units={"revenue": "currency"},
+)
+
 Row = tuple[str, str, list[ReferenceValue], list[str]]
 CATEGORIES: dict[str, list[Row]] = {
     "derived-share": [
@@ -120,6 +146,34 @@ CATEGORIES: dict[str, list[Row]] = {
             "Which groups completed more than 40 items?",
             "West completed more than 40: 42.",
             [BY_GROUP],
+            [S],
+        ),
+    ],
+    "labels with numbers": [
+        ("", "- 1-50: 118 accounts\n- 1000+: 29 accounts", [BANDS], [U, S, U, C]),
+        ("", "| Model | Units |\n|---|---|\n| X5 | 49 |\n| F-150 | 160 |", [MODELS], [S, C]),
+    ],
+    "outside the references": [
+        ("", "Industry-wide, the completion rate runs closer to 40%.", [RATE], [U]),
+        ("", "Completed items get a 10% bonus; the completion rate is 92.5%.", [RATE], [U, S]),
+        ("", "Week of 29 July: 135 appointments, 14 no-shows (one in 10).", [WEEKS], [S, S, S]),
+        ("", "Week of 29 July: 135 appointments, 14 no-shows (one in 12).", [WEEKS], [S, S, C]),
+        (
+            "",
+            "| Month | 2025 | Change |\n|---|---|---|\n| January | $713K | +18.0% |",
+            [TWO_YEARS],
+            [S, S],
+        ),
+        (
+            "",
+            "| Month | 2025 | Change |\n|---|---|---|\n| January | $713K | +13.4% |",
+            [TWO_YEARS],
+            [S, C],
+        ),
+        (
+            "",
+            "January 2025 had the lower revenue, though February 2025 brought $687K.",
+            [TWO_YEARS],
             [S],
         ),
     ],

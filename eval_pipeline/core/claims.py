@@ -85,7 +85,8 @@ _QUALIFIERS = re.compile(
             r"\b(?i:week|wk|quarter|period|month|day)\s+\d{1,2}\b",  # "week 12"
             r"\b(?i:a|an|the|our|its|their)\s+\d+(?:[.,]\d+)?\s*(?:%|(?i:percent))?\s+"
             r"(?i:target|goal|threshold|cutoff)\b",
-            r"\b(?i:target|goal|threshold|cutoff|quota)\s+(?i:is|was|of|at|stands\s+at)\s+"
+            r"\b(?i:target|goal|threshold|cutoff|quota|standard|sla|benchmark)\s+(?i:is|was|of|at|"
+            r"stands\s+at)\s+"
             r"(?:[$€£]\s?)?\d+(?:[.,]\d+)*\s*(?:%|(?i:percent|[kmb]\b))?",  # "target is 90%"
             r"(?:\b(?i:the|our|its|their|this|that|next|last)|['’]s)\s+(?:19|20)\d\d(?=\s+[a-z])",
         )

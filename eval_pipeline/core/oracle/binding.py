@@ -129,10 +129,11 @@ def _words_around(
     segments = re.split(r"[$€£%;:.()|—–]|(?<![A-Za-z])\d", text[limit_start:start])
     before = segments[-1]
     if len(segments) > 1:  # the words right after the previous number are its own
-        pieces = re.split(
-            r",|\b(?:across|in|at|with|and|of|for|from|over|to|versus|vs)\b", before, maxsplit=1
-        )
-        before = pieces[-1]
+        joined = re.split(r"[,;]|\b(?:and|but|while|whereas|or|versus|vs)\b", before)
+        if len(joined) > 1:  # "$582K in labour and $545K in parts", "…each, and card fees …"
+            before = joined[-1]
+        else:
+            before = re.split(r"\b(?:across|in|at|with|of|for|from|over|to)\b", before)[-1]
     words = _WORD.findall(after)[:3] + _WORD.findall(before)[-6:]
     return tokens(" ".join(words))
 
@@ -158,7 +159,9 @@ def _attach(
     out: dict[str, list[object]] = {c.id: [] for c in claims}
     for start, end, item in mentions:
         sentence = ctx.layout.sentence_of(start)
-        local = [c for c in claims if sentence[0] <= c.span[0] < sentence[1]]
+        local = [  # a ranking names its own entity inside its words
+            c for c in claims if sentence[0] <= c.span[0] < sentence[1] and c.kind != "ranking"
+        ]
         scored = []
         for claim in local:
             follows = claim.span[0] >= end
@@ -211,6 +214,28 @@ def _table_binding(ctx: AnswerContext, claim: Claim, binding: Binding) -> bool:
     return True
 
 
+def _nearest_of_each_grain(claim: Claim, periods: list[Period], ctx: AnswerContext) -> list[Period]:
+    """Two months (or two years) bound to one level cannot both be its period: "January had
+    less, though February brought $687K" — the nearer one is. A change keeps both ends."""
+    if claim.kind == "comparison" or len(set(periods)) == len({p.grain for p in periods}):
+        return periods
+
+    def distance(period: Period) -> tuple[int, int, bool]:
+        def one(start: int, end: int) -> tuple[int, int, bool]:
+            before = end <= claim.span[0]
+            between = (
+                ctx.answer[end : claim.span[0]] if before else ctx.answer[claim.span[1] : start]
+            )
+            return separation(between), len(between), before  # "to 367 in Q1 2025"
+
+        return min(one(m.start, m.end) for m in ctx.periods if m.period == period)
+
+    nearest: dict[str, Period] = {}
+    for period in sorted(dict.fromkeys(periods), key=distance):
+        nearest.setdefault(period.grain, period)
+    return [p for p in dict.fromkeys(periods) if nearest.get(p.grain) == p]
+
+
 def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
     """The binding of every claim of the answer."""
     bindings = {c.id: Binding() for c in claims}
@@ -237,7 +262,9 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
     for claim in prose:
         binding = bindings[claim.id]
         binding.entities = {str(k) for k in by_label[claim.id]}
-        binding.periods = [p for p in by_period[claim.id] if isinstance(p, Period)]
+        binding.periods = _nearest_of_each_grain(
+            claim, [p for p in by_period[claim.id] if isinstance(p, Period)], ctx
+        )
         line = ctx.layout.line_of(claim.span[0])
         head = heads.get(line) or _item_names(ctx, claim.span[0])
         if head is not None:

@@ -21,7 +21,7 @@ from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.numbers import WORD_VALUES
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding
 from eval_pipeline.core.oracle.candidates import comparable, fit
-from eval_pipeline.core.oracle.facts import Fact
+from eval_pipeline.core.oracle.facts import Fact, tokens
 from eval_pipeline.core.oracle.periods import Period
 from eval_pipeline.core.oracle.units import AMOUNTS, RATES, family
 
@@ -212,15 +212,18 @@ class Deriver:
                 continue
             found = fit(claim, binding, fact)
             if found is not None and found.entity in ("named", "unnamed", "row"):
-                parts.append(
-                    (fact, found.entity == "named" or found.pinned or found.entity == "unnamed")
-                )
-        for part, pinned in parts:
-            if not (part.labels & binding.entities or binding.meaning & part.own_meaning):
+                parts.append((fact, found))
+        sentence = tokens(self.ctx.answer[binding.sentence[0] : binding.sentence[1]])
+        for part, found in parts:
+            pinned = found.entity in ("named", "unnamed") or found.pinned
+            if not (
+                part.labels & binding.entities or (binding.meaning | sentence) & part.own_meaning
+            ):
                 pinned = False  # the sentence names neither the part's row nor its quantity
             wholes: list[tuple[float, tuple[Fact, ...], str]] = []
             series = _series(self.facts, part)
-            if len(series) >= 2:
+            one_period = found.pinned and part.row_period is not None and bool(binding.periods)
+            if len(series) >= 2 and not one_period:  # a week's share is not of every week
                 wholes.append((sum(f.value for f in series), tuple(series), "column total"))
             for other in self.facts:
                 if other is part or other.series == part.series or not _amount(other):
@@ -229,6 +232,8 @@ class Deriver:
                     continue
                 if _is_whole_of(part, other):
                     wholes.append((other.value, (other,), "whole"))
+            named = [w for w in wholes if len(w[1]) == 1 and w[1][0].own_meaning & sentence]
+            sole = len(wholes) == 1 or len(named) == 1  # "153 appointments, 14 no-shows (1 in 12)"
             for total, used, how in wholes:
                 if total <= 0:
                     continue
@@ -238,8 +243,9 @@ class Deriver:
                     if how != "column total"
                     else (part, *[f for f in used if f is not part])
                 )
+                chosen = len(wholes) == 1 or (len(named) == 1 and used == named[0][1])
                 out.append(
-                    Derived(share, "fraction", facts, f"share ({how})", pinned and len(wholes) == 1)
+                    Derived(share, "fraction", facts, f"share ({how})", pinned and sole and chosen)
                 )
                 if complement:
                     out.append(
@@ -327,7 +333,11 @@ class Deriver:
                     earlier.append((before[0], other))
             if earlier:
                 latest = max(earlier, key=lambda pair: pair[0].bounds(pair[0].year or 2000)[0])
-                out.append((fact, latest[1], True, True))
+                year_before = [o for p, o in earlier if _year_before(p, own[0])]
+                if year_before and not _adjacent(latest[0], own[0]):
+                    out.append((fact, year_before[0], True, True))  # January 2025 on January 2024
+                else:
+                    out.append((fact, latest[1], _adjacent(latest[0], own[0]), True))
         return out
 
     def changes(self, claim: Claim, binding: Binding, unit: Unit | None) -> list[Derived]:
@@ -475,6 +485,29 @@ class Deriver:
                     continue
                 out.append(Derived(a.value / b.value, a.unit, (a, b), "amount per item", False))
         return out
+
+
+def _adjacent(earlier: Period, later: Period) -> bool:
+    """Is ``earlier`` the period just before ``later`` (December 2024 before January 2025)?"""
+    if earlier.grain != later.grain or earlier.grain in ("day", "other"):
+        return False
+    if earlier.grain == "year":
+        return _year_before(earlier, later)
+    per_year = {"half": 2, "quarter": 4, "month": 12}[earlier.grain]
+    year = later.year or earlier.year or 2000
+    step = (later.index - 2) % per_year + 1
+    return earlier.index == step and (earlier.year or year) == year - (later.index == 1)
+
+
+def _year_before(earlier: Period, later: Period) -> bool:
+    """The same part of the year before ("Q3 2024" for "Q3 2025")."""
+    return (
+        earlier.grain == later.grain
+        and earlier.index == later.index
+        and earlier.year is not None
+        and later.year is not None
+        and earlier.year == later.year - 1
+    )
 
 
 def _later(a: Period, b: Period) -> bool:

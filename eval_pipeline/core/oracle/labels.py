@@ -18,7 +18,8 @@ from eval_pipeline.core.oracle.facts import key
 _GENERIC_LAST_WORDS = frozenset({"rate", "ratio", "share", "level", "percentage", "count"})
 _TITLES = re.compile(r"^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+", re.IGNORECASE)
 _MIN_SHORT = 4
-_WORDY = re.compile(r"[^\W\d_]{2}")
+_WORDY = re.compile(r"[^\W\d_].|.[^\W\d_]")  # a letter in two characters or more: "X5", "F-150"
+_BUCKET = re.compile(r"\d[\d,.]*\s*(?:[-–]\s*\d[\d,.]*|\+)")  # a band: "1-50", "1000+"
 _KEY_VALUE = re.compile(r"\w+_\w+\s+\S+")  # "physician_id 2": a key column's value, not a name
 
 
@@ -53,7 +54,9 @@ def label_forms(labels: Iterable[str]) -> dict[str, Form]:
     distinct = {  # a name with a number ("Model 3", "Pro 2") is one; a bare number or date is not
         key(label): label
         for label in labels
-        if label and _WORDY.search(label) and not _KEY_VALUE.fullmatch(label.strip())
+        if label
+        and (_WORDY.search(label) or _BUCKET.fullmatch(label.strip()))
+        and not _KEY_VALUE.fullmatch(label.strip())
     }
     full: dict[str, set[str]] = {}
     short: dict[str, set[str]] = {}

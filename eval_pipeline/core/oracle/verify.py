@@ -41,8 +41,13 @@ _PER_BEFORE = re.compile(
     r"\b(?i:per|a)\s+(?!(?i:year|month|week|quarter|day)\b)[a-z]+\s+(?:\w+\s+)?$"
 )
 _OF_ANOTHER = re.compile(
-    r"\s+(?i:of)\s+(?:(?:[A-Z0-9][\w&.-]*\s+){1,4}?[\w&-]*['’](?:s\b)?|(?i:those|these|them|which)\b)"
+    r"\s+(?i:of)\s+(?:(?:[A-Z0-9][\w&.-]*\s+){0,4}?[A-Z0-9][\w&-]*['’](?:s\b)?|(?i:those|these|them|which|that)\b)"
 )
+_ELSEWHERE = re.compile(
+    r"\b(?i:industry|industry-wide|market-wide|benchmarks?|national(?:ly)?|typical(?:ly)?|"
+    r"usually|normally|peers?|competitors?|elsewhere)\b"
+)
+_SCORE_NAME = re.compile(r"(?i)score|rating|rated|csat|satisf|nps|stars?")
 _GAP = re.compile(r"\b(?i:gap|difference|apart|spread|separat\w*|margin)\b")
 _REMAINDER = re.compile(
     r"\b(?i:un\w+(?:ed|paid)|outstanding|remaining|remainder|balance|left\s+over|leftover)\b"
@@ -62,8 +67,11 @@ _NOT_NOUNS = frozenset(
 
 
 def _plausible(claim: Claim, unit: Unit | None, found: list[Fit]) -> list[Fit]:
-    """The fits a claim may be supported by: when its words name some facts' quantity, those
+    """The fits a claim may be supported by: the rows it names when some are (a table row before
+    the overall figure), then, when its words name some facts' quantity, those
     ("E911 readiness is 77.8%" is not supported by the NAS rate of 77.8%)."""
+    rows = [f for f in found if f.entity == "named" and f.fact.labels]
+    found = rows or found
     named = max((f.score for f in found), default=0)
     chosen = [f for f in found if f.score == named] if named > 0 else found
     if chosen and all(_magnitude_ratio(claim, unit, f) >= 3 for f in chosen):
@@ -349,6 +357,22 @@ class _Verifier:
             return "it names a period the references are not for"
         if _REMAINDER.search(near[: claim.span[0] - max(binding.clause[0], claim.span[0] - 50)]):
             return "a remainder ('uncollected', 'not'), which no reference value states"
+        clause_before = self.ctx.answer[binding.clause[0] : claim.span[0]]
+        if _ELSEWHERE.search(clause_before):
+            return "a figure for outside the references ('industry', 'usually', 'typically')"
+        after = self.ctx.answer[claim.span[1] :]
+        scores = any(_SCORE_NAME.search(_name(f)) for f in self.facts)
+        if claim.per is None and not scores and re.match(r"\s+(?i:out\s+of)\s+\d", after):
+            return "a score on a scale, which no reference value states"
+        article = re.search(r"\b(?i:a|an)\s+$", self.ctx.answer[: claim.span[0]])
+        noun = re.match(r"\s*([a-z][a-z-]+)", after) if claim.unit == "percent" else None
+        if (
+            article
+            and noun
+            and noun.group(1) not in _NOT_NOUNS
+            and not any(tokens(noun.group(1)) & f.meaning for f in self.facts)
+        ):
+            return f"a {noun.group(1)}, which no reference value is"  # "a 10% discount"
         return ""
 
     def _outside_the_references(self, binding: Binding, facts: Sequence[Fact]) -> bool:
