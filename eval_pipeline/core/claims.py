@@ -18,7 +18,6 @@ from eval_pipeline.core.layout import Layout, sentence_spans
 from eval_pipeline.core.models import Claim, ClaimContract
 from eval_pipeline.core.numbers import (
     ParsedNumber,
-    parse_word_number,
     scan_fractions,
     scan_multiples,
     scan_numbers,
@@ -435,13 +434,9 @@ _CHANGE_AFTER = re.compile(
     rf"[\s-]+(?i:(?P<up_noun>{_UP_NOUNS})|(?P<down_noun>{_DOWN_NOUNS}|deterioration)|change|swing|"
     rf"difference|gap|(?P<comparative>{_COMPARATIVES}))\b"
 )
-_RELATIVE_AFTER = re.compile(
-    r"\s+(?i:of|in|to)\b|\s+(?i:the|its|their|a|an)\s+(?i:total|share|book|network|group)"
-)
 _AGAINST_AFTER = re.compile(
     r"\s+(?i:(?:against|versus|vs\.?|compared\s+(?:with|to)|relative\s+to|on|over|than)\s)"
 )
-_SIGNED_CHANGE = re.compile(r"")  # "+12.6%" beside a level: a change whatever follows
 _DOWN_WORDS = re.compile(
     r"^(?i:lower|fewer|less|behind|below|shorter|faster|smaller|cheaper|quicker|earlier|worse)$"
 )
@@ -463,10 +458,11 @@ def _as_change(text: str, claim: Claim) -> Claim:
         before = None
     after = _CHANGE_AFTER.match(text, claim.span[1])
     signed = text[claim.span[0] : claim.span[1]].lstrip()[:1] in "+-−" and claim.per is None
-    against = _AGAINST_AFTER.match(text, claim.span[1]) if signed else None
-    if signed and claim.unit in ("percent", "points") and against is None:
-        against = _SIGNED_CHANGE.match(text, claim.span[1])
-    if before is None and after is None and against is None:
+    # "+12.6%" beside a level is a change whatever follows; "+3 against the plan" too
+    against = signed and (
+        claim.unit in ("percent", "points") or _AGAINST_AFTER.match(text, claim.span[1]) is not None
+    )
+    if before is None and after is None and not against:
         return claim
     update: dict[str, object] = {"kind": "comparison"}
     found = before or after
@@ -547,8 +543,3 @@ def extract_claims(
         for i, c in enumerate(ordered, start=1)
     ]
     return ClaimContract(case_id=case_id, claims=claims, method="deterministic")
-
-
-def word_value(text: str) -> int | None:
-    """A small count written as a word or digits ("three", "3"), else None."""
-    return int(text) if text.isdigit() else parse_word_number(text)

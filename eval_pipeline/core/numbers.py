@@ -10,7 +10,7 @@ must never count as wrong.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from eval_pipeline.core.models import Unit
@@ -370,7 +370,3 @@ def scan_multiples(text: str) -> list[ParsedNumber]:
         value = 2.0 if m.group("two") else 3.0 if m.group("three") else 4.0
         found.append(_in_words(m, start, value, "ratio", 0.5, 1.0, hedged, bound))
     return found
-
-
-def with_span(number: ParsedNumber, start: int, end: int) -> ParsedNumber:
-    return replace(number, start=start, end=end)

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.numbers import WORD_VALUES
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding
 from eval_pipeline.core.oracle.candidates import comparable, fit
-from eval_pipeline.core.oracle.facts import Fact, tokens
+from eval_pipeline.core.oracle.facts import Fact, by_series, fmt_value, tokens
 from eval_pipeline.core.oracle.periods import Period
 from eval_pipeline.core.oracle.units import AMOUNTS, RATES, family
 
@@ -39,13 +39,9 @@ class Derived:
     """False when the order of the two values is unknown: only the magnitude is checked."""
 
     def describe(self) -> str:
-        parts = " and ".join(f"{f.describe()} = {_fmt(f.value)}" for f in self.facts[:6])
+        parts = " and ".join(f"{f.describe()} = {fmt_value(f.value)}" for f in self.facts[:6])
         more = f" and {len(self.facts) - 6} more" if len(self.facts) > 6 else ""
-        return f"the {self.how} of {parts}{more} ({_fmt(round(self.value, 6))})"
-
-
-def _fmt(value: float) -> str:
-    return f"{value:,.10g}" if abs(value) < 1e15 else f"{value:.6g}"
+        return f"the {self.how} of {parts}{more} ({fmt_value(round(self.value, 6))})"
 
 
 SUM_CUE = re.compile(
@@ -56,10 +52,6 @@ SUM_CUE = re.compile(
 PER_PERIOD = re.compile(
     r"\b(?i:(?:a|per|each|every)\s+(?:day|week|month|quarter|year)|monthly|weekly|daily|"
     r"on\s+average|average|averag\w+|mean)\b"
-)
-_SHARE = re.compile(
-    r"\b(?i:of|share|accounted|accounts|accounting|made\s+up|make\s+up|makes\s+up|represent\w*|"
-    r"portion|proportion|fraction)\b|%"
 )
 _PER = re.compile(r"\b(?i:per|each|a\s+(?:visit|piece|unit|car|head)|an?\s+average|averag\w*)\b")
 _RATIO = re.compile(r"\b(?i:times|twice|x)\b|[\dx×]x\b|\bto\s+1\b")
@@ -72,10 +64,6 @@ _COMPLEMENT = re.compile(
     r"\b(?i:un\w+|not|non-\w+|didn['’]t|did\s+not|remaining|rest|other|missed|outstanding|"
     r"wouldn['’]t|would\s+not|never|without)\b"
 )
-
-
-def _series(facts: Sequence[Fact], fact: Fact) -> list[Fact]:
-    return [f for f in facts if f.series == fact.series]
 
 
 def _same_family(a: Fact, b: Fact) -> bool:
@@ -113,7 +101,7 @@ def _is_whole_of(part: Fact, other: Fact) -> bool:
         return True  # "items" is the whole of "failed items"
     if _same_metric(part, other):
         return not other.labels and other.scope < (part.scope | part.labels)
-    return other.labels == part.labels and other.scope == part.scope
+    return same_rows
 
 
 _NOT_ADDITIVE = re.compile(
@@ -137,6 +125,18 @@ class Deriver:
     def __init__(self, facts: Sequence[Fact], ctx: AnswerContext) -> None:
         self.facts = list(facts)
         self.ctx = ctx
+        self.series = by_series(facts)
+
+    def _first_of_each_series(
+        self, usable: Callable[[Fact], bool]
+    ) -> list[tuple[Fact, list[Fact]]]:
+        """(first usable fact, its whole series) for every series with a usable fact."""
+        out = []
+        for members in self.series.values():
+            first = next((f for f in members if usable(f)), None)
+            if first is not None:
+                out.append((first, members))
+        return out
 
     # ------------------------------------------------------------------ named parts
 
@@ -156,9 +156,7 @@ class Deriver:
         self, fact: Fact, entities: Iterable[str], periods: Iterable[Period]
     ) -> tuple[str | None, Period | None]:
         """Which named entity and which named period a fact is for."""
-        entity = next(
-            (e for e in entities if e in fact.labels or (not fact.labels and e in fact.scope)), None
-        )
+        entity = next((e for e in entities if fact.is_for(e)), None)
         period = next(
             (
                 p
@@ -221,7 +219,7 @@ class Deriver:
             ):
                 pinned = False  # the sentence names neither the part's row nor its quantity
             wholes: list[tuple[float, tuple[Fact, ...], str]] = []
-            series = _series(self.facts, part)
+            series = self.series[part.series]
             one_period = found.pinned and part.row_period is not None and bool(binding.periods)
             if len(series) >= 2 and not one_period:  # a week's share is not of every week
                 wholes.append((sum(f.value for f in series), tuple(series), "column total"))
@@ -232,8 +230,8 @@ class Deriver:
                     continue
                 if _is_whole_of(part, other):
                     wholes.append((other.value, (other,), "whole"))
+            # "153 appointments, 14 no-shows (one in 12)": the whole the sentence names
             named = [w for w in wholes if len(w[1]) == 1 and w[1][0].own_meaning & sentence]
-            sole = len(wholes) == 1 or len(named) == 1  # "153 appointments, 14 no-shows (1 in 12)"
             for total, used, how in wholes:
                 if total <= 0:
                     continue
@@ -244,9 +242,7 @@ class Deriver:
                     else (part, *[f for f in used if f is not part])
                 )
                 chosen = len(wholes) == 1 or (len(named) == 1 and used == named[0][1])
-                out.append(
-                    Derived(share, "fraction", facts, f"share ({how})", pinned and sole and chosen)
-                )
+                out.append(Derived(share, "fraction", facts, f"share ({how})", pinned and chosen))
                 if complement:
                     out.append(
                         Derived(1 - share, "fraction", facts, f"complement share ({how})", False)
@@ -263,12 +259,7 @@ class Deriver:
         """The rows the claim names together over their column's total ("Software and
         Logistics account for 3 out of 10")."""
         out = []
-        seen: set[tuple[int, str | None]] = set()
-        for fact in self.facts:
-            if fact.series in seen or not _amount(fact):
-                continue
-            seen.add(fact.series)
-            series = _series(self.facts, fact)
+        for _, series in self._first_of_each_series(_amount):
             named = [f for f in series if f.labels & binding.entities]
             total = sum(f.value for f in series)
             if 2 <= len(named) < len(series) and total > 0:
@@ -386,12 +377,8 @@ class Deriver:
         entities, _ = self._named(claim, binding, *binding.sentence)
         if len(binding.entities) >= 2:  # "churn and contraction together took $82.7K"
             entities = sorted(binding.entities)
-        seen: set[tuple[int, str | None]] = set()
-        for fact in self.facts:
-            if fact.series in seen or not comparable(unit, fact) or not _amount(fact):
-                continue
-            seen.add(fact.series)
-            series = _series(self.facts, fact)
+        usable = self._first_of_each_series(lambda f: comparable(unit, f) and _amount(f))
+        for fact, series in usable:
             within = [
                 f
                 for f in series
@@ -442,14 +429,13 @@ class Deriver:
         """The mean of a series over its periods ("about 197 a month" over six monthly rows),
         within the periods the claim names."""
         out = []
-        seen: set[tuple[int, str | None]] = set()
-        for fact in self.facts:
-            if fact.series in seen or not comparable(unit, fact) or fact.row_period is None:
-                continue
-            seen.add(fact.series)
+        usable = self._first_of_each_series(
+            lambda f: comparable(unit, f) and f.row_period is not None
+        )
+        for fact, series in usable:
             rows = [
                 f
-                for f in _series(self.facts, fact)
+                for f in series
                 if f.row_period is not None
                 and all(any(fp.within(p) for fp in f.periods) for p in binding.periods)
             ]

@@ -109,6 +109,18 @@ class Fact:
     def scope(self) -> frozenset[str]:
         return frozenset(key(label) for label in scope_labels(self.source))
 
+    @property
+    def quantity_name(self) -> str:
+        """The raw names of its column, its reference's label and its function: what says
+        whether it is a change, a score or a figure where less is better."""
+        ref = self.source.reference
+        names = (self.column, ref.label, ref.target if ref.kind != "sql" else "")
+        return " ".join(n for n in names if n)
+
+    def is_for(self, entity: str) -> bool:
+        """Is the fact about this entity: its row's label, else its reference's scope?"""
+        return entity in self.labels or (not self.labels and entity in self.scope)
+
     def describe(self) -> str:
         """How a reason names the fact: its row's labels, else its reference (an SQL reference
         by its alias, the query itself being in the evidence)."""
@@ -130,6 +142,19 @@ class Fact:
             value=self.value,
             sql=ref.sql,
         )
+
+
+def fmt_value(value: float) -> str:
+    """A value as reasons show it: grouped digits, no float noise."""
+    return f"{value:,.10g}" if abs(value) < 1e15 else f"{value:.6g}"
+
+
+def by_series(facts: Sequence[Fact]) -> dict[tuple[int, str | None], list[Fact]]:
+    """The facts of each series (one column of one reference), in order."""
+    groups: dict[tuple[int, str | None], list[Fact]] = {}
+    for fact in facts:
+        groups.setdefault(fact.series, []).append(fact)
+    return groups
 
 
 def _number(item: Any) -> float | None:

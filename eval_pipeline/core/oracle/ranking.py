@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from eval_pipeline.core.models import Claim, Evidence, Verdict
 from eval_pipeline.core.oracle.binding import AnswerContext
-from eval_pipeline.core.oracle.facts import Fact, key, tokens
+from eval_pipeline.core.oracle.facts import Fact, by_series, fmt_value, key, tokens
 from eval_pipeline.core.oracle.labels import label_mentions
 from eval_pipeline.core.oracle.periods import Period, period_mentions
 from eval_pipeline.core.oracle.units import family, less_is_better
@@ -166,22 +166,13 @@ class Series:
 
     @property
     def name(self) -> str:
-        """The raw names of its column, function and reference label."""
-        ref = self.facts[0].source.reference
-        return " ".join(
-            n
-            for n in (self.facts[0].column, ref.target if ref.kind != "sql" else "", ref.label)
-            if n
-        )
+        return self.facts[0].quantity_name
 
     def position(self, entity: str | None, period: Period | None) -> list[int]:
         out = []
         for i, fact in enumerate(self.facts):
             if (
-                (
-                    entity is not None
-                    and (entity in fact.labels or (not fact.labels and entity in fact.scope))
-                )
+                (entity is not None and fact.is_for(entity))
                 or (
                     period is not None
                     and fact.row_period is not None
@@ -202,11 +193,8 @@ def series_of(facts: Sequence[Fact]) -> list[Series]:
     """Every rankable series: facts of one column told apart by a label or a period, and
     scalars of one function computed for several params."""
     found: list[Series] = []
-    groups: dict[tuple[int, str | None], list[Fact]] = {}
-    for fact in facts:
-        groups.setdefault(fact.series, []).append(fact)
     lone: dict[tuple[str, str | None], list[Fact]] = {}
-    for members in groups.values():
+    for members in by_series(facts).values():
         if len(members) >= 2:
             found.append(_make(members))
         elif not members[0].labels:
@@ -346,7 +334,7 @@ def verify_ranking(
     rank = int(claim.value or 1)
     holds = ahead + 1 <= rank if claim.bound == "at_most" else ahead + 1 <= rank <= ahead + 1 + ties
     ordered = sorted(members, key=lambda f: f.value, reverse=direction == "highest")
-    listing = ", ".join(f"{f.describe()} = {f.value:,.10g}" for f in ordered[:_MAX_EVIDENCE])
+    listing = ", ".join(f"{f.describe()} = {fmt_value(f.value)}" for f in ordered[:_MAX_EVIDENCE])
     stated = f"within the {direction} {rank}" if claim.bound == "at_most" else f"#{rank}"
     reason = (
         f"{claim.entity} ranks #{ahead + 1} of {len(values)} by {direction} value "
@@ -376,7 +364,7 @@ def _outside_a_cut(
         ascending = all(a <= b for a, b in itertools.pairwise(values))
         order = "highest" if descending else "lowest" if ascending else None
         if cut and order == claim.direction and rank <= len(values) and entity is not None:
-            listing = ", ".join(f"{f.describe()} = {f.value:,.10g}" for f in series.facts)
+            listing = ", ".join(f"{f.describe()} = {fmt_value(f.value)}" for f in series.facts)
             among = f"is not among the {len(values)} the reference lists"
             return Verdict(
                 claim_id=claim.id,

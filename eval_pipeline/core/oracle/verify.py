@@ -18,7 +18,14 @@ from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceV
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
 from eval_pipeline.core.oracle.candidates import Fit, best, claim_unit, fits, scales
 from eval_pipeline.core.oracle.derived import SUM_CUE, Derived, Deriver
-from eval_pipeline.core.oracle.facts import Fact, all_facts, scalar_name, scope_labels, tokens
+from eval_pipeline.core.oracle.facts import (
+    Fact,
+    all_facts,
+    fmt_value,
+    scalar_name,
+    scope_labels,
+    tokens,
+)
 from eval_pipeline.core.oracle.labels import label_forms
 from eval_pipeline.core.oracle.ranking import verify_ranking
 from eval_pipeline.core.oracle.tolerance import (
@@ -58,10 +65,10 @@ _NOT_NOUNS = frozenset(
         *("in", "of", "and", "at", "per", "vs", "more", "less", "this", "that", "on", "for"),
         *("to", "from", "with", "by", "than", "was", "were", "is", "are", "a", "an", "the"),
         *("total", "overall", "each", "average", "all", "so", "or", "but", "across", "over"),
-        *("up", "down", "or", "as", "compared", "against", "versus", "a", "year", "so", "far"),
+        *("up", "down", "as", "compared", "against", "versus", "year", "far", "apiece"),
         *("between", "among", "within", "during", "after", "before", "since", "until", "into"),
-        *("while", "whereas", "which", "who", "that", "then", "there", "here", "again", "also"),
-        *("respectively", "overall", "apiece", "each", "last", "next", "this", "these", "those"),
+        *("while", "whereas", "which", "who", "then", "there", "here", "again", "also"),
+        *("respectively", "last", "next", "these", "those"),
     )
 )
 
@@ -92,15 +99,11 @@ def _magnitude_ratio(claim: Claim, unit: Unit | None, fit: Fit) -> float:
 def _of_its_magnitude(claim: Claim, unit: Unit | None, fits: list[Fit]) -> list[Fit]:
     """Of facts that fit equally well, the one of the claim's magnitude when every other is of
     another (within 1.5 times against beyond 3 times): a wrong figure is near the right one."""
-
-    def ratio(fit: Fit) -> float:
-        return _magnitude_ratio(claim, unit, fit)
-
-    near = [f for f in fits if ratio(f) <= 1.5]
+    near = [f for f in fits if _magnitude_ratio(claim, unit, f) <= 1.5]
     if (
         near
         and len({round(f.fact.value, 9) for f in near}) == 1
-        and all(ratio(f) >= 3 for f in fits if f not in near)
+        and all(_magnitude_ratio(claim, unit, f) >= 3 for f in fits if f not in near)
     ):
         return near
     return fits
@@ -146,10 +149,6 @@ def head_noun(answer: str, claim: Claim) -> str | None:
     return next(iter(sorted(found)), None) if len(found) == 1 else None
 
 
-def _fmt(value: float) -> str:
-    return f"{value:,.10g}" if abs(value) < 1e15 else f"{value:.6g}"
-
-
 @dataclass(frozen=True)
 class _Check:
     claim: Claim
@@ -164,7 +163,7 @@ class _Check:
         flip = (
             self.polar
             and self.claim.kind == "comparison"
-            and any(less_is_better(_name(f)) for f in facts)
+            and any(less_is_better(f.quantity_name) for f in facts)
         )
         return -self.claim.value if flip else self.claim.value
 
@@ -203,13 +202,6 @@ class _Check:
         return within(claim, stated, truth, factor, self.rule)
 
 
-def _name(fact: Fact) -> str:
-    ref = fact.source.reference
-    return " ".join(
-        n for n in (fact.column, ref.label, ref.target if ref.kind != "sql" else "") if n
-    )
-
-
 _CHANGE_NAME = re.compile(
     r"(?i)change|delta|diff|growth|increase|decrease|variation|variance|yoy|mom|qoq|wow|vs|gain|drop"
 )
@@ -218,7 +210,7 @@ _CHANGE_NAME = re.compile(
 def is_change(fact: Fact) -> bool:
     """A fact that is itself a change (so named by its column, function, alias or label),
     which a change claim is compared with directly."""
-    return bool(_CHANGE_NAME.search(f"{_name(fact)} {scalar_name(fact.source)}"))
+    return bool(_CHANGE_NAME.search(f"{fact.quantity_name} {scalar_name(fact.source)}"))
 
 
 def _decided(claim: Claim, facts: Sequence[Fact], how: str, *, holds: bool) -> Verdict:
@@ -254,7 +246,7 @@ def _unverifiable(claim: Claim, reason: str, references: Sequence[ReferenceValue
 
 
 def _describe(fit: Fit) -> str:
-    return f"{fit.fact.describe()} = {_fmt(fit.fact.value)}"
+    return f"{fit.fact.describe()} = {fmt_value(fit.fact.value)}"
 
 
 class _Verifier:
@@ -272,7 +264,9 @@ class _Verifier:
         self.deriver = Deriver(facts, ctx)
         self.anchors: dict[int, list[int]] = {}
         """id(fact) → positions of the claims that state it."""
-        self._rates = any(f.unit in ("percent", "fraction", "points") for f in facts)
+        self._rates = any(f.unit in RATES for f in facts)
+        self._scores = any(_SCORE_NAME.search(f.quantity_name) for f in facts)
+        """The references hold a score, so "4.2 out of 5" may be checked."""
         self.levels = [f for f in facts if not is_change(f)] or facts
         """Facts a level claim is compared with: changes are for change claims."""
 
@@ -351,7 +345,7 @@ class _Verifier:
         if claim.kind == "numeric" and _GAP.search(before):
             return "a gap between two values, which no two named reference values give"
         said = {m.group().lower() for m in _STATISTIC.finditer(near)}
-        if said and not any(word in _name(f).lower() for f in self.facts for word in said):
+        if said and not any(word in f.quantity_name.lower() for f in self.facts for word in said):
             return f"a {sorted(said)[0]}, which no reference value is"
         if self._outside_the_references(binding, self.facts):
             return "it names a period the references are not for"
@@ -361,8 +355,7 @@ class _Verifier:
         if _ELSEWHERE.search(clause_before):
             return "a figure for outside the references ('industry', 'usually', 'typically')"
         after = self.ctx.answer[claim.span[1] :]
-        scores = any(_SCORE_NAME.search(_name(f)) for f in self.facts)
-        if claim.per is None and not scores and re.match(r"\s+(?i:out\s+of)\s+\d", after):
+        if claim.per is None and not self._scores and re.match(r"\s+(?i:out\s+of)\s+\d", after):
             return "a score on a scale, which no reference value states"
         article = re.search(r"\b(?i:a|an)\s+$", self.ctx.answer[: claim.span[0]])
         noun = re.match(r"\s*([a-z][a-z-]+)", after) if claim.unit == "percent" else None
@@ -455,8 +448,7 @@ class _Verifier:
         if _OF_ANOTHER.match(text[claim.span[1] :]):
             return False  # "60% of Dr. Okafor's referrals", "40% of those no-shows"
         if found.how == "relative change":
-            rates = ("percent", "fraction", "points")
-            return unit in ("percent", "fraction") and found.facts[0].unit not in rates
+            return unit in ("percent", "fraction") and found.facts[0].unit not in RATES
         if found.how == "difference":
             return scale(unit, found.unit) is not None and not (
                 unit == "percent" and found.unit == "points"
