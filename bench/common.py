@@ -458,7 +458,7 @@ def bot_process(
     command = [
         sys.executable,
         "-m",
-        "eval_pipeline.cli",
+        "eval_pipeline.cli.main",
         "bot",
         "--port",
         str(port),

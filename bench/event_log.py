@@ -31,7 +31,7 @@ from dagster._core.storage.tags import (
     ASSET_PARTITION_RANGE_START_TAG,
 )
 
-from eval_pipeline.dagster_shell.sqlite_storage import BATCH_SIZE_ENV, test_instance_overrides
+from eval_pipeline.runner.sqlite_storage import BATCH_SIZE_ENV, test_instance_overrides
 
 RUNS_NAME, CASES_NAME = "bench_runs", "bench_cases"
 RUNS = DynamicPartitionsDefinition(name=RUNS_NAME)

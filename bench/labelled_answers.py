@@ -37,10 +37,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from eval_pipeline.core.bkg_runtime import BKGRuntime
-from eval_pipeline.core.db import Database
 from eval_pipeline.core.inputs import validate_inputs
 from eval_pipeline.core.models import BKG, Reference, ReferenceValue
+from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime
+from eval_pipeline.core.warehouse.db import Database
 
 VERDICTS = ("supported", "contradicted", "unverifiable", "not_a_claim")
 CATEGORIES = frozenset(

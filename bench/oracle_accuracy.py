@@ -29,11 +29,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.labelled_answers import LabelledCase, load_set, warehouse
-from eval_pipeline.core.bkg_runtime import BKGRuntime
-from eval_pipeline.core.claims import extract_claims
-from eval_pipeline.core.db import Database
+from eval_pipeline.core.claims.extract import extract_claims
 from eval_pipeline.core.models import BKG, Claim, Reference, ReferenceValue, Verdict
 from eval_pipeline.core.oracle import verify_claims
+from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime
+from eval_pipeline.core.warehouse.db import Database
 from eval_pipeline.demo.warehouse import load
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -25,9 +25,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.oracle_accuracy import CASES, demo_warehouse, reference_value
-from eval_pipeline.core.claims import extract_claims
-from eval_pipeline.core.llm import JudgeClient, LLMSettings
-from eval_pipeline.core.llm_oracle import DROPPED, UNSUPPORTED, llm_claim_contract, llm_verify
+from eval_pipeline.core.claims.extract import extract_claims
+from eval_pipeline.core.llm.client import JudgeClient, LLMSettings
 from eval_pipeline.core.models import (
     ChatPayload,
     ClaimContract,
@@ -37,6 +36,12 @@ from eval_pipeline.core.models import (
     Verdict,
 )
 from eval_pipeline.core.oracle import verify_claims
+from eval_pipeline.core.oracle.llm_verifier import (
+    DROPPED,
+    UNSUPPORTED,
+    llm_claim_contract,
+    llm_verify,
+)
 from eval_pipeline_tests.scripted_openai import (
     RecordedRequest,
     Reply,

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common
 from dagster import DagsterInstance
 
-from eval_pipeline.dagster_shell.launch import evaluate
+from eval_pipeline.runner.evaluate import evaluate
 
 warnings.filterwarnings("ignore", message=".*is currently in beta")
 

@@ -101,8 +101,8 @@ class PeakSampler:
 
 def child(home: Path, golden: Path, url: str, bot_url: str, concurrency: int) -> None:
     """One evaluation in this process; prints its wall time, case counts and peak RSS as JSON."""
-    from eval_pipeline.core.embeddings import default_embedder
-    from eval_pipeline.dagster_shell.launch import evaluate
+    from eval_pipeline.core.embeddings.encoder import default_embedder
+    from eval_pipeline.runner.evaluate import evaluate
 
     common.use_dagster_home(home)
     settings = common.overrides(home, golden, url, bot_url, concurrency)

@@ -21,16 +21,16 @@ from eval_pipeline.core.adapters.http_json import HTTPJSONAdapter
 from eval_pipeline.core.adapters.python_callable import CallableAdapter
 from eval_pipeline.core.adapters.sse import SSEAdapter
 from eval_pipeline.core.aggregate import GatePolicy
-from eval_pipeline.core.bkg_runtime import BKGRuntime
-from eval_pipeline.core.calibration import demotions, judge_version
-from eval_pipeline.core.db import Database
-from eval_pipeline.core.fingerprints import StageFingerprints
+from eval_pipeline.core.analysis.calibration import demotions, judge_version
+from eval_pipeline.core.dimensions.judges import prompt_versions
 from eval_pipeline.core.inputs import load_bkg, load_golden
-from eval_pipeline.core.judges import prompt_versions
-from eval_pipeline.core.llm import CostLedger, JudgeClient
+from eval_pipeline.core.lineage.fingerprints import StageFingerprints
+from eval_pipeline.core.lineage.staleness import table_fingerprints
+from eval_pipeline.core.llm.client import CostLedger, JudgeClient
 from eval_pipeline.core.models import BKG, GoldenCase
 from eval_pipeline.core.results_store import ResultsStore
-from eval_pipeline.core.staleness import table_fingerprints
+from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime
+from eval_pipeline.core.warehouse.db import Database
 from eval_pipeline.settings import Settings
 from eval_pipeline.versions import STAGE_VERSIONS
 

@@ -14,8 +14,8 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from eval_pipeline.core.latency import LatencySLA
-from eval_pipeline.core.llm import LLMSettings
+from eval_pipeline.core.dimensions.latency import LatencySLA
+from eval_pipeline.core.llm.client import LLMSettings
 from eval_pipeline.core.oracle.tolerance import ToleranceRule
 from eval_pipeline.core.problems import InputError, Problem
 

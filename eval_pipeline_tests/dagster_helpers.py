@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 from dagster import DagsterInstance, instance_for_test
 
-from eval_pipeline.dagster_shell.sqlite_storage import test_instance_overrides
+from eval_pipeline.runner.sqlite_storage import test_instance_overrides
 
 
 @contextmanager

@@ -58,7 +58,7 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from eval_pipeline.core.llm import PROBE_PROMPT
+from eval_pipeline.core.llm.client import PROBE_PROMPT
 
 
 @dataclass(frozen=True)

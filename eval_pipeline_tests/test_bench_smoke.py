@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from eval_pipeline.core.adapters.sse import SSEAdapter
-from eval_pipeline.core.embeddings import default_embedder
+from eval_pipeline.core.embeddings.encoder import default_embedder
 from eval_pipeline.core.inputs import load_bkg, load_golden
 from eval_pipeline.demo import warehouse
 from eval_pipeline.demo.bot.runner import start_bot

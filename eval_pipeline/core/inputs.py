@@ -23,16 +23,6 @@ import pydantic
 from sqlalchemy.engine import make_url
 from sqlglot import exp
 
-from eval_pipeline.core.bkg_runtime import (
-    BKGRuntime,
-    FunctionLoadError,
-    compile_function,
-    param_problems,
-    param_value_problem,
-    parse_select,
-    signature_problem,
-)
-from eval_pipeline.core.db import Database, redact_url
 from eval_pipeline.core.models import (
     BKG,
     FUNCTION_KINDS,
@@ -44,6 +34,16 @@ from eval_pipeline.core.models import (
     Table,
 )
 from eval_pipeline.core.problems import InputError, Problem
+from eval_pipeline.core.warehouse.bkg_runtime import (
+    BKGRuntime,
+    FunctionLoadError,
+    compile_function,
+    param_problems,
+    param_value_problem,
+    parse_select,
+    signature_problem,
+)
+from eval_pipeline.core.warehouse.db import Database, redact_url
 
 CASE_ID = re.compile(r"[A-Za-z0-9_.-]+")
 KIND_LABELS = {"kpi": "KPI", "decision": "decision", "core_node": "core node"}

@@ -109,7 +109,7 @@ class ResultsStore:
         with self._lock:
             if url not in self._ready:
                 _METADATA.create_all(self.engine)
-                from eval_pipeline.core.history import ensure_history_views
+                from eval_pipeline.core.analysis.history import ensure_history_views
 
                 ensure_history_views(self.engine)
                 self._ready.add(url)

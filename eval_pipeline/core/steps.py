@@ -13,20 +13,19 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from eval_pipeline.core.adapters.base import ChatbotAdapter
-from eval_pipeline.core.bkg_grounding import bkg_dimension, table_documents
-from eval_pipeline.core.bkg_runtime import BKGRuntime
-from eval_pipeline.core.call_limit import CallLimit
-from eval_pipeline.core.claims import extract_claims
-from eval_pipeline.core.db import Database
-from eval_pipeline.core.embeddings import default_embedder
-from eval_pipeline.core.judges import (
+from eval_pipeline.core.claims.extract import extract_claims
+from eval_pipeline.core.dimensions.bkg_grounding import bkg_dimension, table_documents
+from eval_pipeline.core.dimensions.judges import (
     bkg_judge_score,
     content_quality_dimension,
     on_topic_llm_dimension,
 )
-from eval_pipeline.core.latency import LatencySLA, latency_dimension
-from eval_pipeline.core.llm import JudgeClient, JudgeError
-from eval_pipeline.core.llm_oracle import llm_claim_contract, oracle_llm_result
+from eval_pipeline.core.dimensions.latency import LatencySLA, latency_dimension
+from eval_pipeline.core.dimensions.on_topic import on_topic_dimension
+from eval_pipeline.core.dimensions.safety import find_pii, safety_dimension
+from eval_pipeline.core.dimensions.sql_check import sql_dimension
+from eval_pipeline.core.embeddings.encoder import default_embedder
+from eval_pipeline.core.llm.client import JudgeClient, JudgeError
 from eval_pipeline.core.models import (
     BKG,
     ChatPayload,
@@ -35,10 +34,11 @@ from eval_pipeline.core.models import (
     GoldenCase,
     OracleResult,
 )
-from eval_pipeline.core.on_topic import on_topic_dimension
 from eval_pipeline.core.oracle import DEFAULT_RULE, ToleranceRule, oracle_dimension, verify_claims
-from eval_pipeline.core.safety import find_pii, safety_dimension
-from eval_pipeline.core.sql_check import sql_dimension
+from eval_pipeline.core.oracle.llm_verifier import llm_claim_contract, oracle_llm_result
+from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime
+from eval_pipeline.core.warehouse.db import Database
+from eval_pipeline.runner.call_limit import CallLimit
 
 log = logging.getLogger(__name__)
 

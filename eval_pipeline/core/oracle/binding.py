@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from eval_pipeline.core.layout import Layout
+from eval_pipeline.core.claims.layout import Layout
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.facts import tokens
 from eval_pipeline.core.oracle.labels import Form, LabelMention, label_mentions

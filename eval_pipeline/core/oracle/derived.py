@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from eval_pipeline.core.claims.numbers import WORD_VALUES
 from eval_pipeline.core.models import Claim, Unit
-from eval_pipeline.core.numbers import WORD_VALUES
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding
 from eval_pipeline.core.oracle.candidates import comparable, fit
 from eval_pipeline.core.oracle.facts import Fact, by_series, fmt_value, tokens

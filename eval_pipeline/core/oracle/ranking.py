@@ -16,13 +16,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from eval_pipeline.core.claims.ranking_phrases import SUPERLATIVE
 from eval_pipeline.core.models import Claim, Evidence, Verdict
 from eval_pipeline.core.oracle.binding import AnswerContext
 from eval_pipeline.core.oracle.facts import Fact, by_series, fmt_value, key, tokens
 from eval_pipeline.core.oracle.labels import label_mentions
 from eval_pipeline.core.oracle.periods import Period, period_mentions
 from eval_pipeline.core.oracle.units import family, less_is_better
-from eval_pipeline.core.ranking_phrases import SUPERLATIVE
 
 _MAX_EVIDENCE = 12
 _RATE_WORDS = frozenset({"rate", "share", "percentage", "percent", "ratio", "proportion"})

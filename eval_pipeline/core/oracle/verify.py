@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from eval_pipeline.core.claims import POLAR_WORDS
+from eval_pipeline.core.claims.extract import POLAR_WORDS
 from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceValue, Unit, Verdict
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
 from eval_pipeline.core.oracle.candidates import Fit, best, claim_unit, fits, scales

@@ -20,7 +20,7 @@ import sqlalchemy as sa
 import uvicorn
 from starlette.applications import Starlette
 
-from eval_pipeline.core.db import redact_url
+from eval_pipeline.core.warehouse.db import redact_url
 from eval_pipeline.demo.bot import intents
 from eval_pipeline.demo.bot.auth import Credentials
 from eval_pipeline.demo.bot.server import BotSettings, create_app

@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from eval_pipeline.core.db import to_python
+from eval_pipeline.core.warehouse.db import to_python
 from eval_pipeline.demo.bot.auth import Credentials
 from eval_pipeline.demo.bot.faults import (
     Answer,

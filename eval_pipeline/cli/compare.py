@@ -1,0 +1,209 @@
+"""``eval-pipeline compare``, ``history`` and ``junit``: results of past runs, read from the store.
+
+``compare`` exits 1 on a significant regression so a CI job can gate on it; every other outcome,
+including "not enough evidence", exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from eval_pipeline.cli.args import at_least_one
+from eval_pipeline.core.analysis.compare import compare_runs, trend
+from eval_pipeline.core.analysis.history import create_history_views
+from eval_pipeline.core.report.junit import junit_xml
+from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.settings import load_settings
+
+
+def _store() -> ResultsStore:
+    return ResultsStore(load_settings().results_store_url)
+
+
+def load_summary(ref: str, store: ResultsStore | None = None) -> dict[str, Any]:
+    """A run summary by run key from the results store, or from a ``summary.json`` path."""
+    path = Path(ref)
+    if ref.endswith(".json") and path.is_file():
+        summary: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return summary
+    found = (store or _store()).latest("eval_run", ref, [""])
+    if "" not in found:
+        raise ValueError(f"no run summary for run key {ref!r} in the results store")
+    return found[""]
+
+
+def _fmt(value: float | None, spec: str = ".2f") -> str:
+    return "—" if value is None else format(value, spec)
+
+
+def _ci_line(label: str, stats: Mapping[str, Any]) -> str:
+    if stats["mean_delta"] is None:
+        return f"  {label:<16} no pairs"
+    ci = (
+        f"CI [{stats['ci_low']:+.3f}, {stats['ci_high']:+.3f}]"
+        if stats["ci_low"] is not None
+        else "CI — (too few pairs)"
+    )
+    return f"  {label:<16} Δ {stats['mean_delta']:+.3f}  {ci}  n={stats['pairs']}"
+
+
+def _case_lines(case: Mapping[str, Any]) -> list[str]:
+    head = (
+        f"  {case['case_id']}: {case['base_result']} → {case['head_result']}, overall "
+        f"{_fmt(case['base_overall'])} → {_fmt(case['head_overall'])}"
+    )
+    lines = [head]
+    lines += [f"      + gate {g}" for g in case["gates_added"]]
+    lines += [f"      - gate {g}" for g in case["gates_removed"]]
+    if case["verdict_changes"]:
+        changes = ", ".join(f"{k} {v:+d}" for k, v in case["verdict_changes"].items())
+        lines.append(f"      claims: {changes}")
+    for d in case["dimension_changes"]:
+        if d["base_state"] == d["head_state"] == "scored":
+            what = f"{_fmt(d['base_score'])} → {_fmt(d['head_score'])}"
+        else:
+            what = f"{d['base_state'] or 'absent'} → {d['head_state'] or 'absent'}"
+        lines.append(f"      {d['dimension']}: {what}: {d['head_reason'] or d['base_reason']}")
+    return lines
+
+
+def format_comparison(result: Mapping[str, Any]) -> str:
+    """The comparison as a readable text report."""
+    level = result["level"]
+    m = result["mcnemar"]
+    lines = [
+        f"compare {result['base_run_key']} (base) → {result['head_run_key']} (head)",
+        f"paired cases: {result['paired_cases']}; pass rate "
+        f"{_fmt(result['pass_rate']['base'], '.0%')} → {_fmt(result['pass_rate']['head'], '.0%')}",
+    ]
+    for label, key in (("only in base", "only_in_base"), ("only in head", "only_in_head")):
+        if result[key]:
+            lines.append(f"{label} (not paired): {', '.join(result[key])}")
+    lines += [
+        f"McNemar: {m['pass_to_fail']} pass→fail, {m['fail_to_pass']} fail→pass, "
+        f"p = {m['p_value']:.4g}",
+        f"score deltas (head − base, {1 - level:.0%} paired bootstrap):",
+        _ci_line("overall", result["overall"]),
+        *(_ci_line(name, stats) for name, stats in result["dimensions"].items()),
+    ]
+    for title, key in (("regressions", "regressions"), ("improvements", "improvements")):
+        lines.append(f"{title}: {len(result[key])}")
+        for case in result[key]:
+            lines += _case_lines(case)
+    if result["significant_regression"]:
+        lines.append("SIGNIFICANT REGRESSION: " + "; ".join(result["significance_reasons"]))
+    else:
+        lines.append(f"no significant regression at level {level:g}")
+    return "\n".join(lines)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    store = _store()
+    result = compare_runs(
+        load_summary(args.base, store),
+        load_summary(args.head, store),
+        level=args.level,
+        resamples=args.resamples,
+        seed=args.seed,
+    )
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2), encoding="utf-8")
+    print(format_comparison(result))
+    return 1 if result["significant_regression"] else 0
+
+
+def format_trend(result: Mapping[str, Any]) -> str:
+    """One line per run, oldest first, with a column per dimension."""
+    dims = result["dimensions"]
+    width = max([len(str(r["run_key"])) for r in result["runs"]] + [3])
+    header = f"{'run':<{width}}  {'cases':>5}  {'pass':>5}  {'cover':>5}  {'overall':>7}"
+    header += f"  {'lat_s':>6}  {'p95_s':>6}  {'usd':>8}"
+    header += "".join(f"  {d[:10]:>10}" for d in dims)
+    lines = [header]
+    for r in result["runs"]:
+        line = (
+            f"{r['run_key']:<{width}}  {r['cases_total'] or 0:>5}  "
+            f"{_fmt(r['pass_rate'], '.0%'):>5}  {_fmt(r['coverage'], '.0%'):>5}  "
+            f"{_fmt(r['mean_overall']):>7}  {_fmt(r['latency_mean_s']):>6}  "
+            f"{_fmt(r['latency_p95_s']):>6}  {_fmt(r['cost_usd'], '.4f'):>8}"
+        )
+        line += "".join(f"  {_fmt(r['dimension_means'][d]):>10}" for d in dims)
+        lines.append(line)
+    change = result["change"]
+    if change:
+        line = (
+            f"{'change':<{width}}  {'':>5}  {_fmt(change['pass_rate'], '+.0%'):>5}  "
+            f"{_fmt(change['coverage'], '+.0%'):>5}  {_fmt(change['mean_overall'], '+.2f'):>7}"
+            f"  {'':>6}  {'':>6}  {'':>8}"
+        )
+        line += "".join(f"  {_fmt(change['dimension_means'][d], '+.2f'):>10}" for d in dims)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    store = _store()
+    if args.create_views:
+        names = create_history_views(store.engine)
+        print(f"SQL views ready in the results store: {', '.join(names)}")
+    run_keys = store.run_keys("eval_run")
+    if args.last:
+        run_keys = run_keys[-args.last :]
+    if not run_keys:
+        print("no evaluation runs in the results store yet")
+        return 0
+    print(format_trend(trend([load_summary(k, store) for k in run_keys])))
+    return 0
+
+
+def cmd_junit(args: argparse.Namespace) -> int:
+    xml = junit_xml(load_summary(args.run))
+    if args.output:
+        Path(args.output).write_text(xml, encoding="utf-8")
+        print(args.output)
+    else:
+        print(xml, end="")
+    return 0
+
+
+def _level(text: str) -> float:
+    value = float(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError("must be between 0 and 1")
+    return value
+
+
+def add_subcommands(sub: Any) -> None:
+    """Register ``compare``, ``history`` and ``junit`` on the CLI's subparsers."""
+    compare = sub.add_parser(
+        "compare", help="paired comparison of two runs; exit 1 on a significant regression"
+    )
+    compare.add_argument("base", metavar="BASE", help="baseline run key (or summary.json path)")
+    compare.add_argument("head", metavar="HEAD", help="candidate run key (or summary.json path)")
+    compare.add_argument(
+        "--level", type=_level, default=0.05, help="significance level (default 0.05)"
+    )
+    compare.add_argument(
+        "--resamples", type=at_least_one, default=2000, help="bootstrap resamples (default 2000)"
+    )
+    compare.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    compare.add_argument("--json", metavar="PATH", help="also write the full comparison as JSON")
+    compare.set_defaults(func=cmd_compare)
+
+    history = sub.add_parser("history", help="pass rate, coverage and scores across past runs")
+    history.add_argument("--last", type=at_least_one, metavar="N", help="only the N newest runs")
+    history.add_argument(
+        "--create-views",
+        action="store_true",
+        help="(re)create the SQL history views (eval_runs, eval_dimension_scores, eval_claims)",
+    )
+    history.set_defaults(func=cmd_history)
+
+    junit = sub.add_parser("junit", help="a run's cases as JUnit XML for CI test reports")
+    junit.add_argument("run", metavar="RUN", help="run key (or summary.json path)")
+    junit.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
+    junit.set_defaults(func=cmd_junit)

@@ -1,0 +1,282 @@
+"""``eval-pipeline``: the command line. User mistakes end in a clear message, never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+from contextlib import closing
+from pathlib import Path
+from typing import Any, get_args
+
+from eval_pipeline.cli.calibrate import add_subcommands as add_calibrate_subcommands
+from eval_pipeline.cli.compare import add_subcommands as add_compare_subcommands
+from eval_pipeline.cli.repeats import (
+    add_repeats_argument,
+    repeats_exit_code,
+    run_repeats,
+    wants_repeats,
+)
+from eval_pipeline.core.problems import InputError
+from eval_pipeline.core.warehouse.db import redact_url
+from eval_pipeline.settings import ExecutorKind, load_settings
+
+
+def _print_summary(summary: dict[str, Any]) -> None:
+    cases = summary["cases"]
+    width = max([len(c["case_id"]) for c in cases] + [4])
+    print(f"\nrun {summary['run_key']}")
+    print(f"{'case':<{width}}  result  overall  claims ✓/✗/?  gate failures")
+    for c in cases:
+        result = "error" if c["state"] == "error" else ("pass" if c["passed"] else "FAIL")
+        overall = "—" if c["overall"] is None else f"{c['overall']:.2f}"
+        v = c["verdict_counts"]
+        claims = f"{v.get('supported', 0)}/{v.get('contradicted', 0)}/{v.get('unverifiable', 0)}"
+        gates = "; ".join(c["gate_failures"])
+        print(f"{c['case_id']:<{width}}  {result:<6}  {overall:>7}  {claims:>12}  {gates[:90]}")
+    claims = ", ".join(f"{n} {verdict}" for verdict, n in summary["verdict_counts"].items())
+    print(
+        f"\n{summary['cases_passed']}/{summary['cases_total']} passed "
+        f"(pass rate {summary['pass_rate']:.0%}, coverage {summary['coverage']:.0%}, "
+        f"errors {summary['cases_error']}); claims: {claims}"
+    )
+    if summary["cases_error"]:
+        kinds = ", ".join(f"{kind} {n}" for kind, n in summary.get("error_counts", {}).items())
+        erred = ", ".join(
+            f"{name} in {states['error']}"
+            for name, states in summary["dimension_states"].items()
+            if states.get("error")
+        )
+        print(f"cases in error by cause: {kinds}; dimensions in error: {erred or 'none'}")
+    print(f"report: {summary['report_path']}")
+
+
+def gate_exit_code(summary: dict[str, Any], min_pass_rate: float | None) -> int:
+    """1 when the run fails its gate: any failed or errored case, or a pass rate below the bar."""
+    if min_pass_rate is None:
+        return 0 if summary["cases_passed"] == summary["cases_total"] else 1
+    return 0 if summary["pass_rate"] >= min_pass_rate else 1
+
+
+def _evaluate(
+    run_key: str, overrides: dict[str, str], args: argparse.Namespace, *, gate: bool
+) -> int:
+    from eval_pipeline.core.report.junit import junit_xml
+    from eval_pipeline.runner.evaluate import evaluate, summary_path
+
+    if args.refresh:
+        overrides = {**overrides, "refresh": "true"}
+    if wants_repeats(args):
+        result = run_repeats(run_key, args.repeats, overrides, args.cases, args.judge_repeats)
+        return repeats_exit_code(result, args.min_pass_rate) if gate else 0
+    summary = evaluate(run_key, overrides=overrides, case_ids=args.cases)
+    _print_summary(summary)
+    if args.junit:
+        Path(args.junit).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.junit).write_text(junit_xml(summary), encoding="utf-8")
+        print(f"junit: {args.junit}")
+    print(summary_path(summary))
+    return gate_exit_code(summary, args.min_pass_rate) if gate else 0
+
+
+def demo_slas(ttft_s: float, tokens_per_s: float) -> dict[str, str]:
+    """SLAs scaled to the demo bot's configured speed, so its slow-stream fault is visible.
+
+    A typical demo answer is about 40 tokens; the SLA allows twice its normal duration.
+    """
+    total = 2 * (ttft_s + 40 / tokens_per_s)
+    return {"latency_total_sla_s": f"{total:.3f}", "latency_ttft_sla_s": f"{4 * ttft_s:.3f}"}
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from eval_pipeline.demo import warehouse
+    from eval_pipeline.demo.bot.runner import start_bot
+    from eval_pipeline.runner.evaluate import new_run_key
+
+    settings = load_settings()
+    settings.home.mkdir(parents=True, exist_ok=True)
+    db_file = settings.home / "demo_warehouse.db"
+    url = settings.database_url or f"sqlite:///{db_file}"
+    if args.fresh_warehouse or (not settings.database_url and not db_file.exists()):
+        print(f"generating the demo warehouse in {redact_url(url)} …")
+        warehouse.load(url)
+    fault_log = settings.home / "bot" / "faults.jsonl"
+    fault_log.parent.mkdir(parents=True, exist_ok=True)
+    with start_bot(
+        database_url=url,
+        fault_seed=args.fault_seed,
+        fault_log=fault_log,
+        ttft_s=args.ttft,
+        tokens_per_s=args.token_rate,
+        answer_s=args.answer_time,
+    ) as bot:
+        print(f"demo chatbot listening on {bot.url} (fault seed {args.fault_seed})")
+        overrides = {
+            "chatbot_url": bot.url,
+            "chatbot_kind": "sse",
+            "database_url": url,
+            **demo_slas(args.ttft, args.token_rate),
+        }
+        return _evaluate(args.run_key or new_run_key("demo"), overrides, args, gate=False)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from eval_pipeline.runner.evaluate import new_run_key
+
+    overrides = {"executor": args.executor} if args.executor else {}
+    load_settings(**overrides)
+    return _evaluate(args.run_key or new_run_key("manual"), overrides, args, gate=True)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from eval_pipeline.core.inputs import validate_inputs
+
+    settings = load_settings()
+    problems = validate_inputs(
+        Path(args.bkg or settings.bkg_path),
+        Path(args.golden or settings.golden_path),
+        args.database_url if args.database_url is not None else settings.warehouse_url,
+    )
+    if not problems and settings.llm is not None:
+        from eval_pipeline.core.llm.client import JudgeClient
+        from eval_pipeline.core.preflight import judge_problems
+
+        with closing(JudgeClient(settings.llm)) as judge:
+            problems += judge_problems(judge)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} problem(s) found", file=sys.stderr)
+        return 1
+    print("inputs are valid")
+    return 0
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    from eval_pipeline.demo.bot.runner import serve_forever
+
+    settings = load_settings()
+    serve_forever(
+        database_url=args.database_url or settings.warehouse_url,
+        fault_seed=args.fault_seed,
+        fault_log=Path(args.fault_log) if args.fault_log else None,
+        ttft_s=args.ttft,
+        tokens_per_s=args.token_rate,
+        answer_s=args.answer_time,
+        host=args.host,
+        port=args.port,
+    )
+    return 0
+
+
+def cmd_warehouse(args: argparse.Namespace) -> int:
+    from eval_pipeline.demo import warehouse
+
+    url = args.database_url or load_settings().warehouse_url
+    if args.action == "generate":
+        warehouse.load(url, seed=args.seed)
+        print(f"demo warehouse written to {redact_url(url)}")
+    else:
+        changed = warehouse.refresh(url, tables=args.tables, seed=args.seed)
+        print(f"refreshed {redact_url(url)}: {changed}")
+    return 0
+
+
+def _bot_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ttft", type=float, default=0.05, help="bot time to first token, seconds")
+    p.add_argument("--token-rate", type=float, default=200.0, help="bot tokens per second")
+    p.add_argument(
+        "--answer-time",
+        type=float,
+        default=None,
+        help="end every answer this many seconds after the request, whatever its length",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="eval-pipeline",
+        description="Evaluate an analytics chatbot; fact-check its numbers on the live warehouse.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    demo = sub.add_parser("demo", help="run the whole evaluation on the embedded demo world")
+    demo.add_argument("--run-key", help="run partition key (default: <UTC time>-demo)")
+    demo.add_argument("--fault-seed", type=int, default=7, help="demo bot fault seed")
+    demo.add_argument("--cases", nargs="+", metavar="ID", help="only these case ids")
+    demo.add_argument(
+        "--fresh-warehouse", action="store_true", help="regenerate the demo warehouse"
+    )
+    demo.add_argument("--refresh", action="store_true", help="re-ask even reusable answers")
+    demo.add_argument("--junit", metavar="PATH", help="also write the cases as JUnit XML")
+    _bot_options(demo)
+    add_repeats_argument(demo)
+    demo.set_defaults(func=cmd_demo)
+
+    run = sub.add_parser(
+        "run", help="evaluate the configured chatbot, BKG, golden set and database"
+    )
+    run.add_argument("--run-key", help="run partition key (default: <UTC time>-manual)")
+    run.add_argument("--cases", nargs="+", metavar="ID", help="only these case ids")
+    run.add_argument("--refresh", action="store_true", help="re-ask even reusable answers")
+    run.add_argument("--junit", metavar="PATH", help="also write the cases as JUnit XML")
+    run.add_argument(
+        "--min-pass-rate",
+        type=float,
+        help="exit 1 only when the pass rate is below this (default: any failed case exits 1)",
+    )
+    run.add_argument(
+        "--executor",
+        choices=get_args(ExecutorKind),
+        help="where Dagster runs the steps (default: EVAL_EXECUTOR, else in_process)",
+    )
+    add_repeats_argument(run)
+    run.set_defaults(func=cmd_run)
+
+    validate = sub.add_parser(
+        "validate", help="check the BKG, golden dataset and database; list every problem"
+    )
+    validate.add_argument("--bkg", help="BKG JSON (default: EVAL_BKG_PATH)")
+    validate.add_argument("--golden", help="golden dataset JSON (default: EVAL_GOLDEN_PATH)")
+    validate.add_argument("--database-url", help="warehouse URL to check ('' to skip)")
+    validate.set_defaults(func=cmd_validate)
+
+    bot = sub.add_parser("bot", help="serve the demo chatbot (login + SSE) until interrupted")
+    bot.add_argument("--host", default="127.0.0.1")
+    bot.add_argument("--port", type=int, default=8765)
+    bot.add_argument("--database-url", help="warehouse URL (default: the demo warehouse)")
+    bot.add_argument("--fault-seed", type=int, default=None, help="inject seeded faults")
+    bot.add_argument("--fault-log", help="append the injected faults to this JSONL file")
+    _bot_options(bot)
+    bot.set_defaults(func=cmd_bot)
+
+    wh = sub.add_parser("warehouse", help="generate or refresh the demo warehouse")
+    wh.add_argument("action", choices=["generate", "refresh"])
+    wh.add_argument("--database-url", help="target URL (default: the configured warehouse)")
+    wh.add_argument("--seed", type=int, default=7)
+    wh.add_argument("--tables", nargs="+", default=["hse_audits"], help="tables to refresh")
+    wh.set_defaults(func=cmd_warehouse)
+    add_compare_subcommands(sub)
+    add_calibrate_subcommands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    warnings.filterwarnings("ignore", message=".*is currently in beta")
+    args = build_parser().parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return func(args)
+    except InputError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

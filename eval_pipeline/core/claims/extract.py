@@ -1,0 +1,545 @@
+"""First oracle pass: enumerate every claim of an answer into a contract (C1, C2, …).
+
+A number is a claim unless it only qualifies what is said: a date or period ("in 2025",
+"2026-03", "Q3", "the week of 16 November"), an id ("ID 2", "S-00042"), a list marker or a rank
+column ("1."), a scale anchor ("out of 5"), a number inside a name ("Route 66 Motors", "Model 3",
+"Suite 200"), contact details, or a criterion the question set ("over 30 minutes", "top 5").
+A number the question states as a value is still a claim when the answer states it. Missing a
+claim hides an error; inventing one can accuse a right answer, so each filter is specific and
+everything else stays a claim.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from eval_pipeline.core.claims.layout import Layout, sentence_spans
+from eval_pipeline.core.claims.numbers import (
+    ParsedNumber,
+    scan_fractions,
+    scan_multiples,
+    scan_numbers,
+)
+from eval_pipeline.core.claims.ranking_phrases import ranking_claims
+from eval_pipeline.core.models import Claim, ClaimContract
+
+__all__ = ["extract_claims", "non_claim_spans", "sentence_spans"]
+
+MONTHS = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+)
+_ORDINAL_SUFFIX = r"(?:st|nd|rd|th)"
+_NOT_CLAIMS = re.compile(
+    "|".join(
+        (
+            r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",  # email
+            r"(?i:https?://|www\.)\S+",  # URL
+            r"\b\d{4}-\d{1,2}(?:-\d{1,2})?(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b",  # ISO date / month
+            r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}/\d{1,2}(?:/\d{1,2})?\b",  # other dates
+            rf"\b{MONTHS}\s+\d{{1,2}}{_ORDINAL_SUFFIX}?\b(?:,?\s+\d{{4}}\b)?",  # March 1, 2026
+            rf"\b\d{{1,2}}{_ORDINAL_SUFFIX}?\s+(?:of\s+)?{MONTHS}(?:,?\s+\d{{4}}\b)?",  # 1 March
+            rf"\b\d{{1,2}}{_ORDINAL_SUFFIX}?(?:,\s*\d{{1,2}}{_ORDINAL_SUFFIX}?)*,?\s+(?:and|to|or|&)"
+            rf"\s+\d{{1,2}}{_ORDINAL_SUFFIX}?\s+(?:of\s+)?{MONTHS}",  # 3, 10 and 17 November
+            rf"\b{MONTHS},?\s+\d{{4}}\b",  # March 2026
+            r"\b(?:Q[1-4]|H[12])\s+\d{4}\b|\b\d{4}\s+(?:Q[1-4]|H[12])\b",  # Q3 2025
+            r"\b\d{1,2}:\d{2}(?::\d{2})?\b",  # time of day
+            rf"\b\d+{_ORDINAL_SUFFIX}\b",  # 1st, 22nd
+            r"#\s?\d+|\bNo\.\s?\d+|\b(?i:rank(?:ed)?|position|place)\s+#?\d+",  # ranks
+            r"\b(?i:ids?|codes?|ref|no|number|num|badge|order|invoice|ticket|case)\s*[#:]?\s*\d+\b",
+            r"\b[A-Za-z]+[-_/#]?\d[\w-]*"  # identifiers, Q3, FY2025, CX-5
+            r"|\b\d+[-_](?!(?i:points?|percentage|minutes?|hours?|days?|weeks?|seconds?)\b)"
+            r"[A-Za-z][\w-]*",
+            r"(?<![\d.,])\b0\d+\b(?![.,]\d)",  # zero-padded ids
+            r"\b\d+(?:\s+[A-Z][a-z]+)+\s+(?:Rd|Road|St|Street|Ave|Avenue|Blvd|Boulevard|Dr|Drive|"
+            r"Ln|Lane|Way|Plaza|Pkwy|Parkway|Hwy|Highway|Ct|Court|Pl|Place|Sq|Square)\b\.?",
+            r"\b(?:Suite|Ste|Unit|Floor|Room|Bldg|Building|Gate|Terminal|Pier|Dock|Hall|Wing|"
+            r"Store|Branch|Plant|Station|Route|Model|Series|Version|Phase|Type|Class|Level|Zone|"
+            r"Lot|Block|Aisle|Bay|Flight|Interstate)\s+\d+\b",  # names with a number
+            r"\b(?i:on\s+an?|on\s+the)\s+\d+[-\s](?i:point|star)\s+(?i:scale)\b",  # 5-point scale
+            r"\b\d{1,2}\s+or\s+\d{1,2}\b(?!\s*(?:%|[.,]\d|(?i:percent|points?)))"
+            r"(?=\s*(?:[.,;:)]|$|\s+(?i:out\s+of|on|stars?|ratings?|scores?|responses?|were|was|"
+            r"and|or|gave|from)\b))",  # a 4 or 5
+            r"\b(?i:a|an|perfect|score\s+of|rated|rating\s+of)\s+\d{1,2}\b(?![.,]\d)"
+            r"(?=\s*(?:[.,;:()]|$|\s+(?i:or|and|out|on|stars?|ratings?|scores?|from)\b))",  # a 5
+            r"\b[01]\s*[-–]\s*\d{1,3}\b(?=(?:\s+[a-z-]+){0,2}\s+(?i:scale|surveys?|ratings?|"
+            r"scores?|stars))|\(\s*[01]\s*[-–]\s*\d{1,3}\s*\)",  # the 1–5 scale
+        )
+    )
+)
+_SMALL_WORDS = r"(?i:two|three|four|five|six|seven|eight|nine|ten)"
+_QUALIFIERS = re.compile(
+    "|".join(
+        (
+            r"\b(?i:last|past|next|previous|prior|trailing|rolling|first)\s+\d+\s+"
+            r"(?i:days?|weeks?|months?|quarters?|years?)\b",  # period qualifiers
+            r"\b\d+-(?i:day|week|month|quarter|year)s?\b",  # "30-day"
+            r"\b\d+(?:\.\d+)?[-\s](?i:minutes?|hours?|days?|weeks?|percent|%)\s+"
+            r"(?i:target|goal|threshold|limit|window|sla|standard|benchmark|cutoff|cut-off|mark)\b",
+            rf"\b(?i:top|bottom)\s+(?:\d+|{_SMALL_WORDS})\b",  # ranking qualifiers
+            rf"\b(?i:of|among)\s+(?:the|these|those|all)\s+(?:\d{{1,2}}|{_SMALL_WORDS})\b(?![,.]\d)"
+            r"(?=\s*(?:[.,;:)!?]|$|\s+[a-z]+s\b))",  # "lowest of the four"
+            rf"\b(?i:the|these|those|all|both)\s+{_SMALL_WORDS}\s+[a-z][\w-]*s\b",  # the five reps
+            r"\b(?i:week|wk|quarter|period|month|day)\s+\d{1,2}\b",  # "week 12"
+            r"\b(?i:a|an|the|our|its|their)\s+\d+(?:[.,]\d+)?\s*(?:%|(?i:percent))?\s+"
+            r"(?i:target|goal|threshold|cutoff)\b",
+            r"\b(?i:target|goal|threshold|cutoff|quota|standard|sla|benchmark)\s+(?i:is|was|of|at|"
+            r"stands\s+at)\s+"
+            r"(?:[$€£]\s?)?\d+(?:[.,]\d+)*\s*(?:%|(?i:percent|[kmb]\b))?",  # "target is 90%"
+            r"(?:\b(?i:the|our|its|their|this|that|next|last)|['’]s)\s+(?:19|20)\d\d(?=\s+[a-z])",
+        )
+    )
+)
+_PHONE = re.compile(
+    r"(?<![\w.,])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)\s?)?"
+    r"(?:\d{3}\.\d{3}\.\d{4}|\d{2,4}(?:[\s-]\d{2,4}){1,4})(?![\w.]?\d)"
+)
+_MIN_PHONE_DIGITS = 7
+# Capitalised words that start a sentence or qualify, never a name a number belongs to.
+_NOT_NAME_HEADS = frozenset(
+    (
+        *("The", "A", "An", "In", "On", "At", "By", "Of", "For", "From", "To", "Since", "And"),
+        *("Or", "But", "With", "About", "Around", "Over", "Under", "Only", "Just", "All"),
+        *("Top", "Bottom", "Week", "Day", "Month", "Year", "Quarter", "Q", "H", "FY", "Total"),
+        *("Overall", "Network", "Group", "Average", "Mean", "Median", "Yes", "No", "Up"),
+        *("Down", "Then", "That", "This", "These", "Those", "It", "Its", "We", "Our"),
+        *("They", "There", "Here", "Each", "Every", "Both", "Some", "Roughly", "Nearly"),
+        *("Almost", "Approximately", "Between", "After", "Before", "During", "Across"),
+    )
+)
+_NAME_NUMBER = re.compile(
+    r"(?<![\w'’])(?P<head>[A-Z][\w&'’.-]*)[ \t]+(?P<number>\d{1,4})\b(?![.,]\d|%|\s*[-–]\s*\d)"
+)
+_NAME_CONTINUES = re.compile(r"(?:[ \t]+[A-Z][\w&'’.-]*|-[A-Za-z0-9]+)")
+
+
+def _name_numbers(text: str, question: str, layout: Layout) -> list[tuple[int, int]]:
+    """Numbers that belong to a name: "Route 66 Urgent Care", "Clinic 7's", "Ram 1500" in a
+    table's label cell, or a "Name N" the question or another part of the answer writes as a
+    name. A sentence-initial word is a name only in those cases."""
+    named = set()
+    for source in (text, question):
+        for m in _NAME_NUMBER.finditer(source):
+            if m.group("head") not in _NOT_NAME_HEADS and _NAME_CONTINUES.match(source, m.end()):
+                named.add((m.group("head"), m.group("number")))
+    asked = {(m.group("head"), m.group("number")) for m in _NAME_NUMBER.finditer(question)}
+    spans = []
+    for m in _NAME_NUMBER.finditer(text):
+        head, number = m.group("head"), m.group("number")
+        if head in _NOT_NAME_HEADS or head.endswith(("'s", "’s")):
+            continue
+        after = text[m.end() : m.end() + 3]
+        cell = layout.cell_of(m.start("number"))
+        in_label_cell = cell is not None and not re.fullmatch(r"[\d.,\s$%]+", cell[2].text)
+        possessive = after.startswith(("'s", "’s"))
+        acronym = head.isupper() and 1 <= len(head) <= 4  # "Z 400", "ATR 72"
+        if (head, number) in named | asked or in_label_cell or possessive or acronym:
+            spans.append(m.span("number"))
+    return spans
+
+
+def _rank_columns(layout: Layout) -> list[tuple[int, int]]:
+    """Cells of a table column headed "#", "Rank", "No." or "Pos": positions, not claims."""
+    spans = []
+    for table in layout.tables:
+        ranked = {
+            i
+            for i, head in enumerate(table.header)
+            if re.fullmatch(
+                r"#|(?i:rank|no\.?|pos(?:ition)?|place|n[°º]|id|ids|code|ref|number|num)",
+                head.strip(),
+            )
+        }
+        spans += [(c.start, c.end) for row in table.rows for c in row.cells if c.column in ranked]
+    return spans
+
+
+def non_claim_spans(
+    text: str, *, qualifiers: bool = True, layout: Layout | None = None, question: str = ""
+) -> list[tuple[int, int]]:
+    """Spans of ``text`` that hold numbers which are never claims (dates, ids, contacts, names,
+    list markers…), and with ``qualifiers`` the ones that only scope a statement ("last 6
+    months", "top 5", "the 20-minute target")."""
+    layout = layout or Layout(text)
+    spans = [m.span() for m in _NOT_CLAIMS.finditer(text)]
+    if qualifiers:
+        spans += [m.span() for m in _QUALIFIERS.finditer(text)]
+    spans += [
+        m.span()
+        for m in _PHONE.finditer(text)
+        if sum(ch.isdigit() for ch in m.group()) >= _MIN_PHONE_DIGITS
+    ]
+    spans += [item.marker for item in layout.items if item.marker is not None]
+    spans += scale_anchors(text)
+    spans += _rank_columns(layout)
+    spans += _name_numbers(text, question, layout)
+    return spans
+
+
+def _overlaps(span: tuple[int, int], others: Iterable[tuple[int, int]]) -> bool:
+    return any(span[0] < end and start < span[1] for start, end in others)
+
+
+_YEAR_BEFORE = re.compile(
+    r"\b(?i:in|since|during|of|for|from|to|until|till|by|before|after|through|between|and|"
+    r"year|fiscal|early|mid|late|end\s+of|start\s+of|vs\.?|versus|on|over|across|than)\s+$"
+    r"|[(,–—-]\s*$"
+)
+_YEAR_AFTER = re.compile(
+    r"(?:['’]s\b|\s+(?i:total|totals|figures?|results?|numbers?|levels?|average|budget|target|"
+    r"plan|programme|program|cohort|survey|surveys|sales|revenue|data|leads?|visits?|rate)\b"
+    r"|\s*[),:;–—]|\s+(?i:and|to|vs)\b)"
+)
+_COUNTED_AFTER = re.compile(
+    r"\s+(?!(?i:was|were|is|has|had|saw|will|did|with|and|in|at|on|for|to|as|by|from|when|"
+    r"while|vs|versus|than|so|but|or|the|a|an|its|their|our)\b)[A-Za-z]"
+)
+_ASKS_FOR_YEAR = re.compile(r"\b(?i:which|what)\s+(?i:calendar\s+|fiscal\s+)?(?i:year)\b")
+
+
+def _is_year(number: ParsedNumber, text: str) -> bool:
+    """A plain 4-digit number from 1900 to 2100 is a year unless it counts something that
+    follows it ("2000 items are completed") and no date word comes before it."""
+    if not (
+        number.core.isdigit()
+        and len(number.core) == 4
+        and 1900 <= number.value <= 2100
+        and number.unit == "count"
+        and not (number.scaled or number.hedged or number.bound)
+    ):
+        return False
+    if _YEAR_BEFORE.search(text[: number.numeral_start]) or _YEAR_AFTER.match(
+        text, number.numeral_end
+    ):
+        return True
+    return _COUNTED_AFTER.match(text, number.numeral_end) is None
+
+
+def _is_pronoun_one(number: ParsedNumber, text: str) -> bool:
+    """'one of the…', 'the one with…': a bare "one" is almost never a stated figure, unless it
+    starts a share ("one in 8")."""
+    return (
+        number.in_words
+        and number.core.lower() == "one"
+        and number.unit == "count"
+        and not _SHARE_AHEAD.match(text, number.numeral_end)
+    )
+
+
+_SCALE_BEFORE = re.compile(r"(?:\d\.\d+|\b(?:a|an)\s+\d+|\b\d+\s+or\s+\d+)\s*$")
+_OUT_OF = re.compile(r"\b(?i:out\s+of)\s+(?P<n>\d+)\b(?!\s*%)")
+
+
+def scale_anchors(text: str) -> list[tuple[int, int]]:
+    """The N of "4.5 out of 5", "a 4 or 5 out of 5", "scored 4 out of 5": the scale, not a
+    claim (unlike "3 out of 10 patients", a share)."""
+    spans = []
+    for m in _OUT_OF.finditer(text):
+        before = text[max(0, m.start() - 40) : m.start()]
+        if _SCALE_BEFORE.search(before) or _SCORE_WORDS.search(before):
+            spans.append(m.span("n"))
+    return spans
+
+
+# --------------------------------------------------------------------------- the question
+
+_CRITERION_BEFORE = re.compile(
+    r"\b(?i:more\s+than|less\s+than|fewer\s+than|over|under|above|below|within|at\s+least|"
+    r"at\s+most|exceeding|beyond|top|bottom|which|what\s+are\s+the|the|list|name|show|first|"
+    r"last|past|next)\s+(?:the\s+)?$"
+)
+
+
+_NEXT_WORD = re.compile(r"[\s-]+([A-Za-z]+)")
+
+
+def _next_word(text: str, end: int) -> str:
+    m = _NEXT_WORD.match(text, end)
+    return m.group(1).lower().rstrip("s") if m else ""
+
+
+def question_criteria(question: str) -> set[tuple[float, str, str]]:
+    """(value, unit, word after it) of the numbers the question uses as criteria or scope,
+    not as values: "over 30 minutes", "the top 5", "which 3 clinics", "the last 6 months"."""
+    criteria: set[tuple[float, str, str]] = set()
+    for n in scan_numbers(question):
+        before = question[max(0, n.numeral_start - 30) : n.numeral_start]
+        hyphenated = question[n.numeral_end : n.numeral_end + 1] == "-"
+        if n.bound or _CRITERION_BEFORE.search(before) or hyphenated:
+            criteria.add((round(n.value, 9), n.unit, _next_word(question, n.numeral_end)))
+    return criteria
+
+
+def _echoes_criterion(
+    number: ParsedNumber, text: str, criteria: set[tuple[float, str, str]]
+) -> bool:
+    """The answer repeats a criterion of the question ("had a wait over 30 minutes", "the 5
+    regions", "in 6 months"), rather than stating a value."""
+    same = [c for c in criteria if c[:2] == (round(number.value, 9), number.unit)]
+    if not same:
+        return False
+    before = text[max(0, number.numeral_start - 30) : number.numeral_start]
+    if number.bound or _CRITERION_BEFORE.search(before):
+        return True
+    if text[number.numeral_end : number.numeral_end + 1] == "-":
+        return True
+    word = _next_word(text, number.numeral_end)
+    return bool(word) and any(word == c[2] for c in same)
+
+
+def _numbers_mentioned(
+    text: str,
+    masked: Sequence[tuple[int, int]],
+    *,
+    question: str = "",
+    layout: Layout,
+) -> list[ParsedNumber]:
+    masks = [*masked, *non_claim_spans(text, layout=layout, question=question)]
+    criteria = question_criteria(question)
+    years_are_claims = bool(_ASKS_FOR_YEAR.search(question))
+    found = [*scan_numbers(text), *scan_fractions(text), *scan_multiples(text)]
+    numbers = sorted(found, key=lambda n: n.start)
+    return [
+        n
+        for n in numbers
+        if not _overlaps((n.numeral_start, n.numeral_end), masks)
+        and (years_are_claims or not _is_year(n, text))
+        and not _is_pronoun_one(n, text)
+        and not _echoes_criterion(n, text, criteria)
+    ]
+
+
+# --------------------------------------------------------------------------- shares and ranges
+
+_SHARE_JOINT = re.compile(r"\s+(?i:in|out\s+of|of)(?:\s+every)?\s+(?:the\s+)?")
+_SHARE_AHEAD = re.compile(r"\s+(?i:in|out\s+of)(?:\s+every)?\s+\d")
+_TO_ONE = re.compile(r"(?:\s+(?i:to)\s+|\s*:\s*)1\b(?![.,]\d)")  # not "from 427 to 1,348"
+_SCORE_WORDS = re.compile(
+    r"\b(?i:scor\w*|rat(?:ed|ing|ings)|averag\w*|satisfaction|csat|nps|stars?|survey\w*)\b"
+)
+_BETWEEN_BEFORE = re.compile(r"\b(?i:between)\s+$")
+_FROM_BEFORE = re.compile(r"\b(?i:from)\s+$")
+_RANGE_JOINT = re.compile(r"[-–—]|\s+(?i:to)\s+")
+_PLAIN_UNITS = frozenset({"count", "number", "fraction"})
+
+
+def _claim(n: ParsedNumber, **update: object) -> Claim:
+    fields: dict[str, object] = {
+        "id": "",
+        "text": "",
+        "span": (n.start, n.end),
+        "value": n.value,
+        "unit": n.unit,
+        "precision": n.precision,
+        "place": n.place,
+        "hedged": n.hedged,
+        "bound": n.bound,
+    }
+    return Claim.model_validate({**fields, **update})
+
+
+def _share(text: str, part: ParsedNumber, whole: ParsedNumber) -> Claim | None:
+    """ "one in 8", "3 out of 10", "8 in 10", "2 of every 5": a share stated as a count per
+    count (a score "4.5 out of 5" is no share)."""
+    joint = text[part.numeral_end : whole.numeral_start]
+    if part.end != part.numeral_end or not _SHARE_JOINT.fullmatch(joint):
+        return None
+    if part.unit != "count" or whole.unit != "count" or part.scaled or whole.scaled:
+        return None
+    if not (0 < part.value <= whole.value <= 1000) or not part.value.is_integer():
+        return None
+    if whole.end != whole.numeral_end and not text[whole.numeral_end :].startswith(" "):
+        return None
+    before = text[max(0, part.start - 40) : part.start]
+    if " of " in joint and joint.strip().lower() != "of every" and "out" not in joint:
+        return None
+    if _SCORE_WORDS.search(before) and "out" in joint:
+        return None
+    return _claim(
+        part,
+        span=(part.start, whole.numeral_end),
+        value=part.value,
+        unit="fraction",
+        per=whole.value,
+        precision=0.5,
+        place=1.0,
+    )
+
+
+def _range(text: str, low: ParsedNumber, high: ParsedNumber) -> Claim | None:
+    """ "between 40 and 45%", "40-45%", "$1.2–1.5M": one claim whose precision spans the range,
+    the first number taking the unit and scale written only after the second."""
+    if low.bound or high.bound or low.value < 0 or high.value < 0:
+        return None
+    joint = text[low.end : high.start]
+    before = text[: low.start]
+    between = _BETWEEN_BEFORE.search(before)
+    if between and re.fullmatch(r"\s+(?i:and)\s+", joint):
+        start = between.start()
+    elif _RANGE_JOINT.fullmatch(joint) and not _FROM_BEFORE.search(before):
+        start = low.start
+    else:
+        return None
+    first, second = (low.value, low.precision), (high.value, high.precision)
+    if low.factor == 1 and high.factor != 1:
+        first = (low.value * high.factor, low.precision * high.factor)
+    unit = high.unit if low.unit in _PLAIN_UNITS else low.unit
+    (a, pa), (b, pb) = sorted((first, second))
+    width = (b - a) / 2 + max(pa, pb)
+    return _claim(
+        low,
+        span=(start, high.end),
+        value=(a + b) / 2,
+        unit=unit,
+        precision=width,
+        place=width,
+        bound=None,
+    )
+
+
+# --------------------------------------------------------------------------- changes
+
+_UP = (
+    r"up|rose|risen|rises|rising|increased|increases|grew|grown|grows|climbed|climbs|jumped|"
+    r"jumps|gained|gains|added|adds|improved|improves|improving"
+)
+_DOWN = (
+    r"down|fell|fallen|falls|dropped|drops|declined|declines|decreased|decreases|shrank|"
+    r"shrunk|slipped|slid|lost|loses|worsened|worsens|cut|trimmed|eased"
+)
+_UP_NOUNS = r"increase|rise|gain|growth|jump|uplift|improvement"
+_DOWN_NOUNS = r"decrease|decline|drop|fall|reduction|loss|cut|dip"
+_CHANGE_BEFORE = re.compile(
+    rf"\b(?i:(?P<up>{_UP})|(?P<down>{_DOWN})|changed|changes|moved|shifted)\s+(?i:by\s+)?"
+    r"(?i:a\s+further\s+|another\s+|just\s+|only\s+|a\s+|an\s+)?$"
+    rf"|\b(?i:(?P<up_noun>{_UP_NOUNS})|(?P<down_noun>{_DOWN_NOUNS})|change|swing|difference|gap)"
+    r"\s+(?i:of\s+|by\s+)?$"
+    r"|\b(?i:(?P<beat>topped|tops|beat|beats|exceeded|exceeds|outpaced|outsold|outnumbered|"
+    r"surpassed|led|leads)|(?P<trail>trailed|trails|lagged|lags))\b[^.;]{0,60}?\s(?i:by)\s+$"
+)
+# "made up 37.2%", "adds up to", "broken down 60/40": phrasal verbs, not a rise or a fall
+_PHRASAL_BEFORE = re.compile(
+    r"\b(?i:made|makes?|making|add(?:s|ed|ing)?|sum(?:s|med|ming)?|end(?:s|ed|ing)?|"
+    r"broken|broke|breaks?|breaking|split(?:s|ting)?|narrow(?:s|ed|ing)?|booked|signed|"
+    r"picked|set|ramped|back)\s+$"
+)
+_COMPARATIVES = (
+    r"higher|lower|more|fewer|less|ahead\s+of|behind|above|below|longer|shorter|faster|slower|"
+    r"bigger|smaller|larger|greater|better|worse|cheaper|dearer|costlier|quicker|later|earlier|"
+    r"apart"
+)
+_CHANGE_AFTER = re.compile(
+    r"(?P<points>-?(?i:(?:percentage[\s-])?points?)\b)?"
+    rf"[\s-]+(?i:(?P<up_noun>{_UP_NOUNS})|(?P<down_noun>{_DOWN_NOUNS}|deterioration)|change|swing|"
+    rf"difference|gap|(?P<comparative>{_COMPARATIVES}))\b"
+)
+_AGAINST_AFTER = re.compile(
+    r"\s+(?i:(?:against|versus|vs\.?|compared\s+(?:with|to)|relative\s+to|on|over|than)\s)"
+)
+_DOWN_WORDS = re.compile(
+    r"^(?i:lower|fewer|less|behind|below|shorter|faster|smaller|cheaper|quicker|earlier|worse)$"
+)
+POLAR_WORDS = re.compile(r"(?i)improv|better|worse|worsen|deteriorat")
+"""Words whose direction depends on whether more of the metric is good (signed up for good)."""
+
+
+def _as_change(text: str, claim: Claim) -> Claim:
+    """A number stated as a change or a difference ("up 3 points", "a 12% increase", "fell by
+    5.2%", "2 points below the network", "+0.17 above", "-0.3 points against") becomes a
+    comparison claim, signed by its direction where the words give one."""
+    assert claim.value is not None
+    before = _CHANGE_BEFORE.search(text[: claim.span[0]])
+    if (
+        before
+        and (before["up"] or before["down"])
+        and _PHRASAL_BEFORE.search(text, 0, before.start())
+    ):
+        before = None
+    after = _CHANGE_AFTER.match(text, claim.span[1])
+    signed = text[claim.span[0] : claim.span[1]].lstrip()[:1] in "+-−" and claim.per is None
+    # "+12.6%" beside a level is a change whatever follows; "+3 against the plan" too
+    against = signed and (
+        claim.unit in ("percent", "points") or _AGAINST_AFTER.match(text, claim.span[1]) is not None
+    )
+    if before is None and after is None and not against:
+        return claim
+    update: dict[str, object] = {"kind": "comparison"}
+    found = before or after
+    if found is None:
+        update["direction"] = "down" if claim.value < 0 else "up"
+        return claim.model_copy(update=update)
+    up = bool(found.group("up_noun")) or (
+        before is not None and bool(before.group("up") or before.group("beat"))
+    )
+    down = bool(found.group("down_noun")) or (
+        before is not None and bool(before.group("down") or before.group("trail"))
+    )
+    if before is None and after is not None and after.group("points"):
+        update |= {"unit": "points", "span": (claim.span[0], after.end("points"))}
+    comparative = after.group("comparative") if after is not None else None
+    if up or down:
+        update |= {"value": abs(claim.value) if up else -abs(claim.value)}
+        update |= {"direction": "up" if up else "down"}
+    elif comparative and comparative.lower().split()[0] in ("ahead", "behind", "apart"):
+        update |= {"value": abs(claim.value)}
+        update |= {"span": (claim.span[0], after.end("comparative"))} if after else {}
+    elif comparative:
+        lower = bool(_DOWN_WORDS.match(comparative))
+        update |= {"value": -abs(claim.value) if lower else abs(claim.value)}
+        update |= {"direction": "down" if lower else "up"}
+        update |= {"span": (claim.span[0], after.end("comparative"))} if after else {}
+    elif claim.value < 0:
+        update |= {"direction": "down"}
+    elif signed:
+        update |= {"direction": "up"}
+    return claim.model_copy(update=update)
+
+
+def _numeric_claims(text: str, numbers: list[ParsedNumber]) -> list[Claim]:
+    claims: list[Claim] = []
+    i = 0
+    while i < len(numbers):
+        current = numbers[i]
+        nxt = numbers[i + 1] if i + 1 < len(numbers) else None
+        merged = None
+        if nxt is not None:
+            merged = _share(text, current, nxt) or _range(text, current, nxt)
+        if merged is not None:
+            claims.append(merged if merged.per is not None else _as_change(text, merged))
+            i += 2
+            continue
+        to_one = _TO_ONE.match(text, current.end)
+        if to_one and current.unit in ("count", "number"):
+            claims.append(_claim(current, span=(current.start, to_one.end()), unit="ratio"))
+        else:
+            claims.append(_as_change(text, _claim(current)))
+        i += 1
+    return claims
+
+
+# --------------------------------------------------------------------------- contract
+
+
+def extract_claims(
+    case_id: str,
+    question: str,
+    answer: str,
+    *,
+    masked_spans: Sequence[tuple[int, int]] = (),
+) -> ClaimContract:
+    """Every numeric and ranking claim of ``answer``; ``masked_spans`` are spans the caller
+    knows are not claims (PII found by the safety detector, for instance). A year is a claim
+    only when the question asks for one."""
+    layout = Layout(answer)
+    rankings, sizes = ranking_claims(answer)
+    mentioned = _numbers_mentioned(
+        answer, [*masked_spans, *sizes], question=question, layout=layout
+    )
+    numeric = _numeric_claims(answer, mentioned)
+    ordered = sorted([*numeric, *rankings], key=lambda c: c.span)
+    claims = [
+        c.model_copy(update={"id": f"C{i}", "text": c.text or answer[c.span[0] : c.span[1]]})
+        for i, c in enumerate(ordered, start=1)
+    ]
+    return ClaimContract(case_id=case_id, claims=claims, method="deterministic")

@@ -1,0 +1,217 @@
+"""Ranking statements written without a number: "West has the most sites", "East ranks second",
+"June was the quietest month", "Walk-ins converted best", "Fastest: Prairie Motor Co".
+
+Each becomes a ranking claim: the entity, its rank counted from the end of the ordering the
+superlative names (``highest`` or ``lowest``), and the words of the statement, from which the
+verifier picks the metric. Whether "best" or "fastest" means highest or lowest depends on the
+metric, so those are marked ``polar`` and resolved against it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from eval_pipeline.core.claims.numbers import parse_word_number
+from eval_pipeline.core.models import Claim
+
+_WORD = r"[A-Z](?:[\w&'’-]|\.(?=\w))*"  # a full stop ends the name: "MRR. Logistics"
+ENTITY = rf"(?:Dr\.\s+)?{_WORD}(?:\s+(?:{_WORD}|\d+|of|de|la)(?=\W))*"
+_NOT_ENTITIES = frozenset(
+    (
+        *("the", "it", "its", "this", "that", "these", "those", "overall", "in", "our", "we"),
+        *("they", "there", "which", "what", "who", "here", "among", "across", "of", "also"),
+        *("and", "but", "so", "yes", "no", "at", "by", "for", "with", "on", "all", "each"),
+        *("every", "a", "an", "their", "then", "while", "whereas", "both", "only", "just"),
+    )
+)
+HIGH = (
+    r"best[\s-]selling|top[\s-]selling|fastest[\s-]growing|best[\s-]performing|most|highest|largest|biggest|greatest|top|maximum|peak|busiest|longest|heaviest|"
+    r"strongest|deepest|widest|oldest|priciest|costliest|dearest|richest|leading|high\s+point"
+)
+LOW = (
+    r"fewest|least|lowest|smallest|quietest|shortest|weakest|minimum|cheapest|lightest|"
+    r"slimmest|narrowest|shallowest|low\s+point|bottom"
+)
+POLAR = r"best|worst|fastest|slowest|quickest|strongest-performing|weakest-performing"
+SUPERLATIVE = rf"{HIGH}|{LOW}|{POLAR}"
+_ORDINALS: dict[str, int] = {
+    word: i
+    for i, words in enumerate(
+        (
+            ("first", "1st"),
+            ("second", "2nd"),
+            ("third", "3rd"),
+            ("fourth", "4th"),
+            ("fifth", "5th"),
+            ("sixth", "6th"),
+            ("seventh", "7th"),
+            ("eighth", "8th"),
+            ("ninth", "9th"),
+            ("tenth", "10th"),
+        ),
+        start=1,
+    )
+    for word in words
+}
+_ORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
+_GAP = r"(?:\s+[a-z][\w-]*){0,2}?"
+_METRIC = (
+    r"(?P<metric>[^.;:!?,|\d$€£(—–]*?)"
+    r"(?=\s*(?:[.;:!?,|\d$€£(—–]|\b(?:at|with|in|on|of|for|and|but|while|than)\b|$))"
+)
+_COUNT = r"(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)"
+_LIST = rf"(?P<list>{ENTITY}(?:\s*,\s*{ENTITY})*(?:,?\s+and\s+{ENTITY}))"
+_VERBS = (
+    r"has|had|have|shows?|showed|records?|recorded|posts?|posted|reports?|reported|is|was|are|"
+    r"were|achieves?|achieved|holds?|held|sees|saw|delivers?|delivered|registers?|registered|"
+    r"remains?|remained|stays?|stayed|ranks?\s+as|ranked\s+as|comes?\s+in\s+as|came\s+in\s+as|"
+    r"booked|logged|took|sold|scored|generated|brought\s+in"
+)
+_ACTION = r"[a-z]+(?:ed|s)(?:\s+(?:them|it|leads|deals|cars|patients)(?:\s+around)?)?"
+RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p, re.MULTILINE)
+    for p in (
+        rf"\b[Tt]he\s+(?P<end>top|bottom|highest|lowest|best|worst)[\s-]+{_COUNT}\b"
+        rf"(?P<metric>[^.;:!?]*?)\s+(?:are|were|:)\s+{_LIST}",
+        rf"\b[Tt]he\s+{_COUNT}\s+[a-z]+(?:\s+[a-z]+)?\s+with\s+the\s+(?P<end>{HIGH}|{LOW})\b"
+        rf"(?P<metric>[^.;:!?]*?)\s+(?:are|were)\s+{_LIST}",
+        rf"\b[Tt]he\s+[a-z]+(?:\s+[a-z]+)?\s+with\s+the\s+(?:(?P<ord>{_ORD})[\s-]+)?"
+        rf"(?P<end>{SUPERLATIVE})\b(?P<metric>[^.;:!?,]*?)\s+(?:is|was)\s+(?:the\s+)?"
+        rf"(?P<entity>{ENTITY})",
+        rf"\b[Tt]he\s+(?:(?P<ord>{_ORD})[\s-]+)?(?P<end>{SUPERLATIVE})\b"
+        rf"(?P<metric>[^.;:!?,]*?)\s+(?:is|was)\s+(?:in|at|for|from)?\s*(?:the\s+)?"
+        rf"(?P<entity>{ENTITY})",
+        rf"\b(?P<entity>{ENTITY}){_GAP}\s+(?:{_VERBS})\s+(?:by\s+far\s+)?(?:the|its|their)\s+"
+        rf"(?:(?P<ord>{_ORD})[\s-]+)?(?P<end>{SUPERLATIVE})\b{_METRIC}",
+        rf"\b(?P<entity>{ENTITY}){_GAP}\s+(?:{_VERBS})\s+(?:the\s+)?(?:(?P<ord>{_ORD})[\s-]+)?"
+        rf"(?P<end>{SUPERLATIVE})\b(?!\s+(?:of|in)\s+(?:the|all|any)\b){_METRIC}",
+        rf"\b(?P<entity>{ENTITY}){_GAP}\s+(?:ranks?|ranked|is\s+ranked|comes?|came|places?|"
+        r"placed|finishe[sd]|finish|sits?|sat|stands?|stood|is|was|were|are)\s+(?:in\s+)?"
+        rf"(?:(?P<ord>{_ORD})(?P<to_last>[\s-]+to[\s-]+last)?|(?P<last>last))(?:\s+place)?"
+        rf"(?:[\s-]+(?P<end>{HIGH}|{LOW}))?\b{_METRIC}",
+        rf"\b(?P<entity>{ENTITY})(?:\s+(?:also|again|clearly|comfortably|easily|narrowly))?"
+        r"\s+(?P<lead>leads|led|tops|topped|heads|headed|"
+        r"is\s+(?:at\s+the\s+)?top|is\s+at\s+the\s+bottom|comes\s+last|came\s+last)\b"
+        rf"(?!\s+(?:[A-Z]|by\b)){_METRIC}",
+        rf"\b(?P<entity>{ENTITY})\s+(?P<action>{_ACTION})\s+(?:the\s+)?(?P<end>{SUPERLATIVE})\b"
+        rf"{_METRIC}",
+        rf"\b(?P<entity>{ENTITY})(?:\s+(?!(?:and|or|but|while|with|at|in|on|of)\b)[a-z][\w-]*){{1,3}}"
+        rf"\s+(?:the|its|their)\s+(?:(?P<ord>{_ORD})[\s-]+)?(?P<end>{SUPERLATIVE})\b{_METRIC}",
+        rf"\b(?:with|and|then|while)\s+(?P<entity>{ENTITY})\s+(?P<ord>{_ORD})\b"
+        r"(?!\s+(?:quarter|half|week|month|year))(?P<metric>)",
+        rf"^[ \t]*(?:[-*•][ \t]+)?(?P<end>(?i:{SUPERLATIVE}))[ \t]*"
+        rf"(?P<metric>[^:\n]{{0,30}}?):[ \t]*(?P<entity>{ENTITY})",
+        rf"\b(?P<entity>{ENTITY})\s+(?:is|was|were|are|comes|came)\s+(?P<next>next)\b{_METRIC}",
+        rf"\b(?:followed\s+by)\s+(?P<entity>{ENTITY})(?P<follow>)",
+    )
+)
+_NEGATION = re.compile(r"\b(?i:not|never|no\s+longer)\b|n['’]t\b")
+_RELATIVE = re.compile(
+    r"\s+(?i:of|among)\s+(?:the|these|those|all)\s+(?P<n>\d+|two|three|four|five|six|seven|"
+    r"eight|nine|ten)\b"
+)
+
+
+def entity_name(text: str) -> str | None:
+    words = text.rstrip(".").split()
+    while words and words[0].casefold() in _NOT_ENTITIES:
+        words = words[1:]
+    return " ".join(words) or None
+
+
+def direction_of(word: str) -> str:
+    """``highest``, ``lowest`` or ``polar`` (decided by the metric) for a superlative."""
+    word = word.lower()
+    if re.fullmatch(HIGH, word):
+        return "highest"
+    if re.fullmatch(LOW, word):
+        return "lowest"
+    return "polar"
+
+
+def _rank_of(m: re.Match[str]) -> tuple[int, str]:
+    """(rank, end of the ordering it counts from) of one ranking statement."""
+    groups = m.groupdict()
+    end = (groups.get("end") or "").lower()
+    direction = direction_of(end) if end else "highest"
+    if groups.get("last") or groups.get("to_last"):
+        direction = "lowest"
+    lead = (groups.get("lead") or "").lower()
+    if "bottom" in lead or "last" in lead:
+        direction = "lowest"
+    ordinal = groups.get("ord")
+    rank = _ORDINALS[ordinal.lower()] if ordinal else 1
+    return rank, direction
+
+
+def _ranking(
+    text: str, span: tuple[int, int], entity: str, rank: int, direction: str, bound: str | None
+) -> Claim:
+    if text[span[0] : span[1]].endswith("."):
+        span = (span[0], span[1] - 1)
+    return Claim.model_validate(
+        {
+            "id": "",
+            "text": text[span[0] : span[1]],
+            "span": span,
+            "value": float(rank),
+            "entity": entity,
+            "kind": "ranking",
+            "direction": direction if direction != "polar" else None,
+            "bound": bound,
+        }
+    )
+
+
+def ranking_claims(text: str) -> tuple[list[Claim], list[tuple[int, int]]]:
+    """Ranking statements: one claim per entity, rank counted from the stated end (a claim whose
+    direction is None reads "best", "fastest"... and is resolved by the verifier); and the spans
+    of list sizes ("the top three"), which qualify the statement rather than claim a figure."""
+    claims: list[Claim] = []
+    sizes: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = []
+    for pattern in RANKING_PATTERNS:
+        for m in pattern.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            if _NEGATION.search(m.group()):
+                continue
+            rank, direction = _rank_of(m)
+            groups = m.groupdict()
+            if groups.get("list"):
+                count = groups["n"]
+                sizes.append(m.span("n"))
+                size = int(count) if count.isdigit() else parse_word_number(count)
+                for e in re.finditer(ENTITY, m.group("list")):
+                    name = entity_name(e.group())
+                    if name:
+                        start = m.start("list") + e.start()
+                        claims.append(
+                            _ranking(
+                                text,
+                                (start, start + len(e.group())),
+                                name,
+                                size or 0,
+                                direction,
+                                "at_most",
+                            )
+                        )
+                taken.append(m.span())
+                continue
+            name = entity_name(m.group("entity"))
+            if name is None:
+                continue
+            if groups.get("next") is not None or groups.get("follow") is not None:
+                before = [c for c in claims if c.span[0] < m.start() and c.bound is None]
+                if not before:
+                    continue
+                last = max(before, key=lambda c: c.span)
+                rank, direction = int(last.value or 0) + 1, last.direction or "polar"
+            end = m.end()
+            relative = _RELATIVE.match(text, end)
+            if relative:
+                sizes.append(relative.span("n"))
+                end = relative.end()
+            claims.append(_ranking(text, (m.start(), end), name, rank, direction, None))
+            taken.append(m.span())
+    return sorted(claims, key=lambda c: c.span), sizes

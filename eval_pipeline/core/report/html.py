@@ -1,0 +1,364 @@
+"""Self-contained HTML report: one file, no network, every value from the chatbot escaped.
+
+The summary, the charts and the filters are rendered by jinja2 with autoescape on. The cases
+travel as one JSON blob (escaped as ``|tojson`` would: ``<``, ``>``, ``&`` and ``'``) and a small
+script pages through them, so a run of 10,000 cases costs 100 table rows in the DOM, not 10,000;
+the script writes data only through ``textContent``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup
+
+from eval_pipeline.core.models import DIMENSIONS
+from eval_pipeline.core.report.charts import Series, histogram, line_chart
+from eval_pipeline.core.report.claim_results import Details, case_claims
+
+DetailLoader = Callable[[Sequence[str]], Details]  # case ids → their records, per asset
+
+PAGE_SIZE = 100
+DETAIL_CHUNK = 500
+VALUE_CHARS = 2000
+
+_ENV = Environment(
+    loader=PackageLoader("eval_pipeline", "templates"),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+_ENV.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "default": str}
+
+
+def _fmt(value: Any, digits: int = 2) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _pct(value: Any) -> str:
+    return "—" if value is None else f"{value * 100:.1f}%"
+
+
+_ENV.filters["fmt"] = _fmt
+_ENV.filters["pct"] = _pct
+
+
+def _clip(value: Any) -> str:
+    """A stored value as display text, clipped so one huge reference table cannot bloat the file."""
+    text = value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= VALUE_CHARS else text[:VALUE_CHARS] + f"… ({len(text)} chars)"
+
+
+def _params(params: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in params.items())
+
+
+def _evidence(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": e.get("kind", ""),
+            "source": e.get("source", ""),
+            "params": _params(e.get("params") or {}),
+            "label": e.get("label"),
+            "value": _clip(e.get("value")),
+            "sql": e.get("sql"),
+        }
+        for e in items
+    ]
+
+
+def case_details(case_id: str, details: Details) -> dict[str, Any]:
+    """Join a case's response, claim contract and verdicts into what its drill-down shows."""
+    response = details.get("chatbot_responses", {}).get(case_id, {})
+    oracle = details.get("oracle_verdicts", {}).get(case_id, {})
+    return {
+        "question": response.get("question", ""),
+        "answer": response.get("answer", ""),
+        "response_status": response.get("status", "ok" if response else "missing"),
+        "errors": list(response.get("errors", [])),
+        "latency_s": response.get("latency_s"),
+        "ttft_s": response.get("ttft_s"),
+        "tokens_per_s": response.get("tokens_per_s"),
+        "max_chunk_gap_s": response.get("max_chunk_gap_s"),
+        "chunk_count": response.get("chunk_count"),
+        "attempts": response.get("attempts"),
+        "transport": response.get("transport", ""),
+        "sql": [c["sql"] for c in response.get("tool_calls", []) if c.get("sql")],
+        "claims": [
+            {**c, "evidence": _evidence(c["evidence"])} for c in case_claims(case_id, details)
+        ],
+        "references": [
+            {
+                "target": _reference_target(r.get("reference", {})),
+                "params": _params(r.get("reference", {}).get("params") or {}),
+                "label": r.get("reference", {}).get("label"),
+                "sql": r.get("reference", {}).get("sql"),
+                "value": None if r.get("error") else _clip(r.get("value")),
+                "error": r.get("error"),
+            }
+            for r in oracle.get("references", [])
+        ],
+        "oracle_error": oracle.get("error"),
+    }
+
+
+def _reference_target(reference: Mapping[str, Any]) -> str:
+    for kind in ("kpi", "decision", "core_node"):
+        if reference.get(kind):
+            return f"{kind} {reference[kind]}"
+    return "sql"
+
+
+def case_issues(case: Mapping[str, Any]) -> dict[str, str]:
+    """Dimension → ``fail`` (failed a gate), ``error`` or ``warn`` (warning), worst first.
+
+    Gate failures and warnings are reasons prefixed by the dimension name (see aggregate.py).
+    """
+    dims = case.get("dimensions", {})
+    issues = {name: "error" for name, dim in dims.items() if dim.get("state") == "error"}
+    for reason in case.get("warnings", []):
+        issues.setdefault(reason.split(":", 1)[0], "warn")
+    for reason in case.get("gate_failures", []):
+        issues[reason.split(":", 1)[0]] = "fail"
+    return {name: kind for name, kind in issues.items() if name in dims}
+
+
+def _status(case: Mapping[str, Any]) -> str:
+    if case.get("state") == "error":
+        return "error"
+    return "pass" if case.get("passed") else "fail"
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+def _timing_chart(values: Sequence[float], title: str, colour: str) -> dict[str, Any]:
+    caption = (
+        f"p50 {_percentile(values, 0.5):.2f} s · p95 {_percentile(values, 0.95):.2f} s · "
+        f"max {max(values):.2f} s · n={len(values)}"
+        if values
+        else "no timings recorded"
+    )
+    return {
+        "svg": histogram(values, title=title, x_label="seconds", colour=colour),
+        "caption": caption,
+    }
+
+
+def _dimension_order(cases: Sequence[Mapping[str, Any]]) -> list[str]:
+    seen = {d for c in cases for d in c.get("dimensions", {})}
+    return [d for d in DIMENSIONS if d in seen] + sorted(seen - set(DIMENSIONS))
+
+
+def _dimension_charts(
+    summary: Mapping[str, Any], dimensions: Sequence[str]
+) -> list[dict[str, Any]]:
+    charts = []
+    for name in dimensions:
+        scores = [
+            c["dimensions"][name]["score"]
+            for c in summary["cases"]
+            if name in c["dimensions"]
+            and c["dimensions"][name]["state"] == "scored"
+            and c["dimensions"][name]["score"] is not None
+        ]
+        states = summary.get("dimension_states", {}).get(name, {})
+        charts.append(
+            {
+                "name": name,
+                "svg": histogram(scores, title=name, x_label="score", lo=0.0, hi=1.0),
+                "mean": summary.get("dimension_means", {}).get(name),
+                "states": {s: states.get(s, 0) for s in ("scored", "skipped", "error")},
+            }
+        )
+    return charts
+
+
+def _trend_chart(summary: Mapping[str, Any], history: Sequence[Mapping[str, Any]]) -> Markup:
+    runs = [*history, summary]
+    return line_chart(
+        [str(r.get("run_key", "")) for r in runs],
+        [
+            Series("pass rate", [r.get("pass_rate") for r in runs], "#1a7f37"),
+            Series("mean overall", [r.get("mean_overall") for r in runs], "#4f6bed"),
+        ],
+        title="Trend across runs",
+        x_label=f"run (oldest → newest, {len(runs)} runs)",
+        y_label="rate / score",
+    )
+
+
+def _usd(value: Any) -> str:
+    return "—" if value is None else f"${value:,.4f}"
+
+
+def _cost(cost: Any) -> dict[str, Any]:
+    """Judge spend as a headline figure plus detail lines; a bare number is taken to be USD.
+
+    The mapping form is the one ``eval_run`` stores: ``usd``, ``judge_calls``, ``cached_calls``,
+    ``input_tokens``, ``output_tokens`` and ``usd_by_dimension``.
+    """
+    if cost is None:
+        return {"main": "—", "lines": []}
+    if not isinstance(cost, Mapping):
+        return {"main": _usd(cost) if isinstance(cost, int | float) else str(cost), "lines": []}
+    lines = []
+    if "judge_calls" in cost:
+        lines.append(f"{cost['judge_calls']} judge calls, {cost.get('cached_calls', 0)} cached")
+    if "input_tokens" in cost or "output_tokens" in cost:
+        lines.append(
+            f"{cost.get('input_tokens', 0):,} tokens in · {cost.get('output_tokens', 0):,} out"
+        )
+    lines += [f"{name} {_usd(usd)}" for name, usd in cost.get("usd_by_dimension", {}).items()]
+    return {"main": _usd(cost.get("usd")), "lines": lines}
+
+
+def _case_marks(comparison: Mapping[str, Any] | None) -> dict[str, str]:
+    if not comparison:
+        return {}
+    marks = {r["case_id"]: "improved" for r in comparison.get("improvements", [])}
+    marks.update({r["case_id"]: "regressed" for r in comparison.get("regressions", [])})
+    return marks
+
+
+def _change_text(item: Mapping[str, Any]) -> str:
+    """One line on what changed for a case: compare_case's fields, or any scalar fields given."""
+    if "base_result" not in item:
+        return ", ".join(
+            f"{k}={_fmt(v)}"
+            for k, v in item.items()
+            if k != "case_id" and isinstance(v, str | int | float)
+        )
+    parts = [f"{item['base_result']} → {item.get('head_result')}"]
+    if item.get("overall_delta") is not None:
+        parts.append(f"overall {_fmt(item.get('base_overall'))} → {_fmt(item.get('head_overall'))}")
+    parts += [f"new gate {g}" for g in item.get("gates_added", [])]
+    parts += [f"gate gone {g}" for g in item.get("gates_removed", [])]
+    parts += [f"{k} {v:+d}" for k, v in item.get("verdict_changes", {}).items()]
+    parts += [
+        f"{d['dimension']} {d['delta']:+.2f}"
+        for d in item.get("dimension_changes", [])
+        if d.get("delta") is not None
+    ]
+    return "; ".join(parts)
+
+
+def _comparison_view(comparison: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Accepts ``compare.compare_runs`` output, or the flat form with ``mcnemar_p`` and
+    ``overall_ci`` = [mean_delta, low, high]."""
+    if comparison is None:
+        return None
+    mcnemar = comparison.get("mcnemar") or {}
+    overall = comparison.get("overall") or {}
+    ci = comparison.get("overall_ci") or [
+        overall.get("mean_delta"),
+        overall.get("ci_low"),
+        overall.get("ci_high"),
+    ]
+    level = (comparison.get("bootstrap") or {}).get("level", 0.95)
+    return {
+        "significant": bool(comparison.get("significant_regression")),
+        "reasons": comparison.get("significance_reasons", []),
+        "p": comparison.get("mcnemar_p", mcnemar.get("p_value")),
+        "pass_to_fail": mcnemar.get("pass_to_fail"),
+        "fail_to_pass": mcnemar.get("fail_to_pass"),
+        "delta": ci[0],
+        "lo": ci[1],
+        "hi": ci[2],
+        "level": f"{level:.0%}",
+        "baseline": comparison.get("base_run_key", comparison.get("baseline_run_key")),
+        "paired": comparison.get("paired_cases"),
+        "dimensions": comparison.get("dimensions", {}),
+        "regressions": [
+            {"case_id": str(r["case_id"]), "detail": _change_text(r)}
+            for r in comparison.get("regressions", [])
+        ],
+        "improvements": [
+            {"case_id": str(r["case_id"]), "detail": _change_text(r)}
+            for r in comparison.get("improvements", [])
+        ],
+    }
+
+
+def _case_row(case: Mapping[str, Any], detail: dict[str, Any], mark: str | None) -> Markup:
+    """One case of the table as script-safe JSON (what ``|tojson`` would give)."""
+    row = {
+        "id": case["case_id"],
+        "status": _status(case),
+        "overall": case.get("overall"),
+        "profile": case.get("profile"),
+        "tags": case.get("tags", []),
+        "q": detail["question"],
+        "dims": case.get("dimensions", {}),
+        "issues": case_issues(case),
+        "vc": case.get("verdict_counts", {}),
+        "gates": case.get("gate_failures", []),
+        "warnings": case.get("warnings", []),
+        "mark": mark,
+        "detail": detail,
+    }
+    return htmlsafe_json_dumps(row, **_ENV.policies["json.dumps_kwargs"])
+
+
+def render_report(
+    summary: Mapping[str, Any],
+    details: Details | DetailLoader,
+    *,
+    history: Sequence[Mapping[str, Any]] | None = None,
+    comparison: Mapping[str, Any] | None = None,
+) -> str:
+    """The report of one run; ``history`` is earlier run summaries (oldest first), ``comparison``
+    the paired comparison against the baseline run, each shown only when given.
+
+    ``details`` may load the records of a few cases at a time (``DETAIL_CHUNK``): each case is
+    turned into its JSON row at once, so a 10,000-case run never holds every record as objects.
+    """
+    load = details if callable(details) else lambda _ids: details
+    dimensions = _dimension_order(summary["cases"])
+    marks = _case_marks(comparison)
+    rows: list[str] = []  # script-safe JSON, joined without Markup's escaping
+    latencies: list[float] = []
+    ttfts: list[float] = []
+    cases = summary["cases"]
+    for start in range(0, len(cases), DETAIL_CHUNK):
+        chunk = cases[start : start + DETAIL_CHUNK]
+        loaded = load([c["case_id"] for c in chunk])
+        for case in chunk:
+            response = loaded.get("chatbot_responses", {}).get(case["case_id"], {})
+            if response.get("latency_s") is not None:
+                latencies.append(response["latency_s"])
+            if response.get("ttft_s") is not None:
+                ttfts.append(response["ttft_s"])
+            detail = case_details(case["case_id"], loaded)
+            rows.append(str(_case_row(case, detail, marks.get(case["case_id"]))))
+    head = htmlsafe_json_dumps(
+        {"dimensions": dimensions, "page_size": PAGE_SIZE}, **_ENV.policies["json.dumps_kwargs"]
+    )
+    data = Markup(str(head)[:-1] + ',"cases":[' + ",".join(rows) + "]}")
+    tags = Counter(t for c in cases for t in c.get("tags", []))
+    return _ENV.get_template("report.html").render(
+        summary=summary,
+        dimensions=dimensions,
+        dimension_charts=_dimension_charts(summary, dimensions),
+        latency_chart=_timing_chart(latencies, "Latency", "#8250df"),
+        ttft_chart=_timing_chart(ttfts, "Time to first token", "#bf3989"),
+        trend_chart=_trend_chart(summary, history) if history else None,
+        history_runs=len(history or ()),
+        cost=_cost(summary.get("cost")),
+        comparison=_comparison_view(comparison),
+        tags=sorted(tags.items()),
+        page_size=PAGE_SIZE,
+        data=data,
+    )

@@ -1,0 +1,410 @@
+"""The per-case assets: golden_cases → chatbot_responses → extracted_claims → oracle_verdicts
+→ judge_scores, each body delegating to the core (see docs/architecture.md).
+
+No ``from __future__ import annotations`` here: Dagster inspects the real type hints.
+"""
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from statistics import fmean
+from typing import Any
+
+from dagster import (
+    AssetDep,
+    AssetExecutionContext,
+    AssetIn,
+    AssetKey,
+    AssetSpec,
+    Output,
+    asset,
+)
+
+from eval_pipeline.core.hashing import content_hash
+from eval_pipeline.core.lineage.staleness import case_tables, mark_stale, stale_tables
+from eval_pipeline.core.models import (
+    ChatPayload,
+    ClaimContract,
+    OracleResult,
+)
+from eval_pipeline.core.steps import (
+    ask_in_turn,
+    extract,
+    map_concurrently,
+    prefetch_references,
+    prefetch_schema,
+    score,
+    verify,
+    warm_embeddings,
+)
+from eval_pipeline.pipeline.batch import (
+    BATCH,
+    GROUP,
+    IO,
+    REMOVED,
+    SINGLE_RUN,
+    Reusing,
+    case_cost,
+    golden_case,
+    judge_requests,
+    log_metrics,
+    log_table,
+    p95,
+    versioned,
+)
+from eval_pipeline.pipeline.io_manager import Batch
+from eval_pipeline.pipeline.partitions import BY_CASE, CASES, RUN_CASE
+from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.runner.ask_ahead import ANSWERS_AHEAD
+from eval_pipeline.runner.call_limit import shared_limit
+from eval_pipeline.versions import STAGE_VERSIONS
+
+SCORING_CHUNK = 1000  # cases whose texts are encoded together: well within the embedding cache
+PER_CASE_ASSETS = ("chatbot_responses", "extracted_claims", "oracle_verdicts", "judge_scores")
+
+
+def warehouse_specs(table_names: Sequence[str]) -> list[AssetSpec]:
+    """One external asset per BKG table: the live data the oracle recomputes from.
+
+    Partitioned by case (each ``oracle_verdicts`` partition reads its case's partition), so a
+    table change observed on the cases that read it stales exactly their verdicts.
+    """
+    return [
+        AssetSpec(key=AssetKey(["warehouse", t]), group_name="warehouse", partitions_def=CASES)
+        for t in table_names
+    ]
+
+
+def per_case_asset(stage: str, upstream: Sequence[str] = (), **kwargs: Any) -> Any:
+    """The decorator every run × case asset shares: batched, versioned, reading its golden case
+    and the ``upstream`` per-case assets of the same partitions."""
+    return asset(
+        name=stage,
+        partitions_def=RUN_CASE,
+        backfill_policy=SINGLE_RUN,
+        ins={
+            "golden_cases": AssetIn(partition_mapping=BY_CASE, dagster_type=BATCH),
+            **{name: AssetIn(dagster_type=BATCH) for name in upstream},
+        },
+        dagster_type=BATCH,
+        code_version=STAGE_VERSIONS[stage],
+        group_name=GROUP,
+        io_manager_key=IO,
+        **kwargs,
+    )
+
+
+@asset(
+    partitions_def=CASES,
+    backfill_policy=SINGLE_RUN,
+    code_version=STAGE_VERSIONS["golden_cases"],
+    dagster_type=BATCH,
+    group_name=GROUP,
+    io_manager_key=IO,
+)
+def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -> Output[Batch]:
+    """The validated golden cases, one partition per case id, so editing one case stales only it.
+
+    Content-versioned: without a data version a root asset's version is its code version alone,
+    and an edited case would stale nothing downstream.
+    """
+    cases = environment.env.cases
+    out: Batch = {}
+    for case_id in context.partition_keys:
+        case = cases.get(case_id)
+        out[("", case_id)] = (
+            case.model_dump(mode="json") if case else {"id": case_id, "removed": True}
+        )
+    tags = Counter(t for c in out.values() for t in c.get("tags", []))
+    log_metrics(
+        context,
+        {
+            "cases": len(out),
+            "removed": sum(bool(c.get("removed")) for c in out.values()),
+        },
+    )
+    log_table(context, "cases per tag", ["tag", "cases"], tags.most_common())
+    return versioned(out)
+
+
+@per_case_asset("chatbot_responses")
+def chatbot_responses(
+    context: AssetExecutionContext, environment: EvalEnvironment, golden_cases: Batch
+) -> Output[Batch]:
+    """Ask the chatbot every case of the batch concurrently; a failed call is that case's error.
+
+    A stored answer is reused when the case and the chatbot configuration are unchanged, unless
+    ``refresh`` is set. The fingerprints of the tables each case depends on are recorded with it.
+    """
+    step = Reusing(context, environment)
+    env = step.env
+    s = env.settings
+    stage = env.stage_fingerprints()
+    fingerprints = {key: stage.chatbot(golden_cases.get(("", key[1]))) for key in step.keys}
+    asked = referenced = 0
+    taken: list[str] = []  # cases whose answer ``evaluate`` asked ahead
+    limit = shared_limit(s.chatbot_endpoint, s.concurrency)
+    started = time.monotonic()  # steps of overlapping waves ask in the order they started
+
+    def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        nonlocal asked, referenced
+        current = stage.tables
+        cases = {k: c for k in keys if (c := golden_case(golden_cases, k[1])) is not None}
+        before = env.runtime.calls_made
+        references = (
+            prefetch_references(env.runtime, env.db, cases.values())
+            if s.executor == "in_process"  # the oracle step will find them in this process
+            else None
+        )
+        prefetch_schema(env.bkg)
+
+        def answer(key: tuple[str, str]) -> dict[str, Any]:
+            """Asked (or taken, if ``evaluate`` asked it ahead), with the data versions it
+            depends on, while other answers stream in."""
+            case = cases[key]
+            early = ANSWERS_AHEAD.take((*key, fingerprints[key]))
+            if early is None:
+                payload, versions = ask_in_turn(env.adapter, case, limit, started), current
+            else:
+                payload, versions = early.reply.result(), early.table_versions
+                taken.append(key[1])
+            tables = case_tables(case, env.bkg, payload.sql_statements)
+            payload.data_fingerprints = {t: versions[t] for t in tables if t in versions}
+            return payload.model_dump(mode="json")
+
+        out = map_concurrently(answer, {k: k for k in cases}, s.concurrency)
+        asked = len(out)
+        if references is not None:
+            references.shutdown(wait=True)
+        referenced = env.runtime.calls_made - before
+        for key in keys:
+            if key not in out:
+                removed = ChatPayload(case_id=key[1], question="", status="error", errors=[REMOVED])
+                out[key] = removed.model_dump(mode="json")
+        return out
+
+    batch = step.run(fingerprints, compute, refresh=s.refresh)
+    step.record_calls(chatbot=asked, reference=referenced)
+    ok = [p for p in batch.values() if p["status"] == "ok"]
+    latencies = [p["latency_s"] for p in ok if p.get("latency_s") is not None]
+    ttfts = [p["ttft_s"] for p in ok if p.get("ttft_s") is not None]
+    log_table(
+        context,
+        "failed chatbot calls",
+        ["run", "case", "error"],
+        [(r, c, "; ".join(p["errors"])) for (r, c), p in batch.items() if p["status"] != "ok"],
+    )
+    log_metrics(
+        context,
+        {
+            "cases": len(batch),
+            "chatbot_calls": asked,
+            "asked_before_the_run": len(taken),
+            "errors": len(batch) - len(ok),
+            "latency_mean_s": round(fmean(latencies), 3) if latencies else 0.0,
+            "latency_p95_s": round(p95(latencies), 3),
+            "ttft_mean_s": round(fmean(ttfts), 3) if ttfts else 0.0,
+        },
+    )
+    return versioned(batch)
+
+
+@per_case_asset("extracted_claims", ["chatbot_responses"])
+def extracted_claims(
+    context: AssetExecutionContext,
+    environment: EvalEnvironment,
+    golden_cases: Batch,
+    chatbot_responses: Batch,
+) -> Output[Batch]:
+    """Pass 1 of the oracle: every claim of every answer, numbered into a contract."""
+    step = Reusing(context, environment)
+    judge = step.env.judge
+    stage = step.env.stage_fingerprints()
+    fingerprints = {
+        key: stage.claims(golden_cases.get(("", key[1])), content_hash(chatbot_responses[key]))
+        for key in step.keys
+    }
+
+    def extract_one(key: tuple[str, str]) -> dict[str, Any]:
+        case = golden_case(golden_cases, key[1])
+        if case is None:
+            return ClaimContract(case_id=key[1], method="none").model_dump(mode="json")
+        payload = ChatPayload.model_validate(chatbot_responses[key])
+        return extract(case, payload, judge).model_dump(mode="json")
+
+    def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        return map_concurrently(extract_one, {k: k for k in keys}, step.env.settings.concurrency)
+
+    before = judge_requests(judge)
+    batch = step.run(fingerprints, compute)
+    step.record_calls(judge=judge_requests(judge) - before)
+    counts = [len(c["claims"]) for c in batch.values()]
+    log_metrics(
+        context,
+        {"cases": len(batch), "claims": sum(counts), "claims_per_case_max": max(counts, default=0)},
+    )
+    return versioned(batch)
+
+
+def oracle_deps(table_names: Sequence[str]) -> list[AssetDep]:
+    return [AssetDep(spec.key) for spec in warehouse_specs(table_names)]
+
+
+def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
+    """The oracle asset depends on the warehouse tables of the BKG, known at load time."""
+
+    @per_case_asset(
+        "oracle_verdicts",
+        ["chatbot_responses", "extracted_claims"],
+        deps=oracle_deps(table_names),
+    )
+    def oracle_verdicts(
+        context: AssetExecutionContext,
+        environment: EvalEnvironment,
+        golden_cases: Batch,
+        chatbot_responses: Batch,
+        extracted_claims: Batch,
+    ) -> Output[Batch]:
+        """Pass 2: recompute each case's references on the live database and judge every claim.
+
+        Reused when the answer, the claims, the reference functions and the live data version of
+        every table the case reads are unchanged; stale when those tables changed since the answer.
+        """
+        step = Reusing(context, environment)
+        env = step.env
+        stage = env.stage_fingerprints()
+        current = stage.tables
+        fingerprints = {
+            key: stage.oracle(
+                golden_cases.get(("", key[1])),
+                content_hash(chatbot_responses[key]),
+                content_hash(extracted_claims[key]),
+            )
+            for key in step.keys
+        }
+
+        def verify_one(key: tuple[str, str]) -> dict[str, Any]:
+            case = golden_case(golden_cases, key[1])
+            if case is None:
+                return OracleResult(case_id=key[1], error=REMOVED).model_dump(mode="json")
+            payload = ChatPayload.model_validate(chatbot_responses[key])
+            contract = ClaimContract.model_validate(extracted_claims[key])
+            result = verify(
+                case, payload, contract, env.runtime, env.db, env.judge, env.settings.tolerance_rule
+            )
+            changed = stale_tables(payload, current)
+            if changed and payload.status == "ok":
+                result = mark_stale(result, changed)
+            return result.model_dump(mode="json")
+
+        def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+            return map_concurrently(verify_one, {k: k for k in keys}, env.settings.concurrency)
+
+        before = judge_requests(env.judge)
+        referenced = env.runtime.calls_made
+        batch = step.run(fingerprints, compute)
+        referenced = env.runtime.calls_made - referenced
+        step.record_calls(reference=referenced, judge=judge_requests(env.judge) - before)
+        totals: Counter[str] = Counter()
+        contradicted = []
+        for (_, case_id), result in batch.items():
+            totals.update(v["verdict"] for v in result["verdicts"])
+            contradicted += [
+                (case_id, v["claim_id"], v["reason"])
+                for v in result["verdicts"]
+                if v["verdict"] == "contradicted"
+            ]
+        log_metrics(
+            context,
+            {
+                **{f"verdicts_{k}": v for k, v in sorted(totals.items())},
+                "reference_calls": referenced,
+                "stale_cases": sum(bool(r.get("stale_tables")) for r in batch.values()),
+            },
+        )
+        log_table(context, "contradicted claims", ["case", "claim", "why"], contradicted)
+        return versioned(batch)
+
+    return oracle_verdicts
+
+
+@per_case_asset("judge_scores", ["chatbot_responses", "oracle_verdicts"])
+def judge_scores(
+    context: AssetExecutionContext,
+    environment: EvalEnvironment,
+    golden_cases: Batch,
+    chatbot_responses: Batch,
+    oracle_verdicts: Batch,
+) -> Output[Batch]:
+    """Every dimension of every case, each scored, skipped or in error — never invented."""
+    step = Reusing(context, environment)
+    env = step.env
+    judge = env.judge
+    stage = env.stage_fingerprints()
+    fingerprints = {
+        key: stage.scores(
+            golden_cases.get(("", key[1])),
+            content_hash(chatbot_responses[key]),
+            content_hash(oracle_verdicts[key]),
+        )
+        for key in step.keys
+    }
+
+    def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        out: dict[tuple[str, str], dict[str, Any]] = {}
+        for start in range(0, len(keys), SCORING_CHUNK):
+            out.update(score_chunk(keys[start : start + SCORING_CHUNK]))
+        return out
+
+    def score_chunk(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        warm_embeddings(
+            [
+                t
+                for k in keys
+                for t in (chatbot_responses[k]["question"], chatbot_responses[k]["answer"])
+            ]
+        )
+        out: dict[tuple[str, str], dict[str, Any]] = {}
+        for key in keys:
+            case = golden_case(golden_cases, key[1])
+            payload = ChatPayload.model_validate(chatbot_responses[key])
+            if case is None:
+                out[key] = {"case_id": key[1], "removed": True, "chatbot_errors": [REMOVED]}
+                continue
+            dims = score(
+                case,
+                payload,
+                OracleResult.model_validate(oracle_verdicts[key]),
+                bkg=env.bkg,
+                sla=env.settings.latency_sla,
+                live_catalog=env.live_catalog,
+                judge=judge,
+                use_cache=env.settings.judge_use_cache,
+            )
+            out[key] = {
+                "cost": case_cost(judge.ledger, case.id) if judge else {},
+                "case_id": case.id,
+                "has_expected_answer": case.has_expected_answer,
+                "has_reference": bool(case.reference),
+                "tags": case.tags,
+                "chatbot_errors": payload.errors if payload.status == "error" else [],
+                "stale_tables": oracle_verdicts[key].get("stale_tables", []),
+                "dimensions": {n: d.model_dump(mode="json") for n, d in dims.items()},
+            }
+        return out
+
+    before = judge_requests(judge)
+    batch = step.run(fingerprints, compute)
+    step.record_calls(judge=judge_requests(judge) - before)
+    states: dict[str, Counter[str]] = {}
+    for record in batch.values():
+        for name, dim in record.get("dimensions", {}).items():
+            states.setdefault(name, Counter())[dim["state"]] += 1
+    log_metrics(context, {"cases": len(batch)})
+    log_table(
+        context,
+        "dimension states",
+        ["dimension", "scored", "skipped", "error"],
+        [(n, c["scored"], c["skipped"], c["error"]) for n, c in sorted(states.items())],
+    )
+    return versioned(batch)

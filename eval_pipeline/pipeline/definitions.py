@@ -1,0 +1,71 @@
+"""The code location: ``dagster dev`` and ``dagster definitions validate`` load ``defs``."""
+
+from __future__ import annotations
+
+import json
+
+from dagster import Definitions, ExecutorDefinition
+
+from eval_pipeline.pipeline.case_assets import (
+    build_oracle_verdicts,
+    chatbot_responses,
+    extracted_claims,
+    golden_cases,
+    judge_scores,
+    warehouse_specs,
+)
+from eval_pipeline.pipeline.executors import build_executor
+from eval_pipeline.pipeline.io_manager import ResultsIOManager
+from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.run_assets import build_eval_run, eval_report
+from eval_pipeline.pipeline.sensors import (
+    cases_job,
+    golden_dataset_sync,
+    golden_job,
+    nightly_evaluation,
+    summarize_after_cases,
+    summary_job,
+    warehouse_refresh,
+)
+from eval_pipeline.runner.sqlite_storage import enable_event_batching
+from eval_pipeline.settings import Settings, load_settings
+
+
+def bkg_table_names(settings: Settings) -> list[str]:
+    """Table names for the external warehouse assets; an unreadable BKG is reported at run time."""
+    try:
+        return [t["name"] for t in json.loads(settings.bkg_path.read_text())["tables"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
+def build_definitions(
+    overrides: dict[str, str] | None = None, executor: ExecutorDefinition | None = None
+) -> Definitions:
+    """Every job runs its steps with ``executor``, by default the one ``EVAL_EXECUTOR`` names."""
+    environment = EvalEnvironment(overrides=overrides or {})
+    settings = load_settings(**(overrides or {}))
+    tables = bkg_table_names(settings)
+    return Definitions(
+        assets=[
+            *warehouse_specs(tables),
+            golden_cases,
+            chatbot_responses,
+            extracted_claims,
+            build_oracle_verdicts(tables),
+            judge_scores,
+            build_eval_run(settings.checks_block_report),
+            eval_report,
+        ],
+        jobs=[golden_job, cases_job, summary_job],
+        sensors=[nightly_evaluation, golden_dataset_sync, warehouse_refresh, summarize_after_cases],
+        resources={
+            "environment": environment,
+            "results_io_manager": ResultsIOManager(environment=environment),
+        },
+        executor=executor or build_executor(settings.executor),
+    )
+
+
+enable_event_batching()
+defs = build_definitions()

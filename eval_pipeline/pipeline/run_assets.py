@@ -1,0 +1,281 @@
+"""The run-level assets: eval_run (weights, gates, comparison, checks) and eval_report.
+
+No ``from __future__ import annotations`` here: Dagster inspects the real type hints.
+"""
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSpec,
+    AssetDep,
+    AssetExecutionContext,
+    AssetIn,
+    MetadataValue,
+    Output,
+    PythonObjectDagsterType,
+    asset,
+)
+
+from eval_pipeline.core.aggregate import for_summary, judge_case, summarize_run
+from eval_pipeline.core.analysis.compare import compare_runs
+from eval_pipeline.core.models import (
+    DimensionResult,
+)
+from eval_pipeline.core.report.claim_results import write_summary
+from eval_pipeline.core.report.html import render_report
+from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.pipeline.batch import (
+    GROUP,
+    IO,
+    md_table,
+)
+from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
+from eval_pipeline.pipeline.io_manager import IN_CHUNKS, Batch, StoredRecords
+from eval_pipeline.pipeline.partitions import BY_RUN, RUNS
+from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.versions import STAGE_VERSIONS
+
+HISTORY_RUNS = 20
+STORED_RECORDS = PythonObjectDagsterType(StoredRecords, name="StoredRecords")
+
+
+def run_checks(
+    summary: Mapping[str, Any], min_pass_rate: float, min_coverage: float
+) -> list[AssetCheckResult]:
+    """The run's release gates as Dagster asset checks, visible (optionally blocking) in the UI."""
+    comparison = summary.get("comparison") or {}
+    regressed = bool(comparison.get("significant_regression"))
+    return [
+        AssetCheckResult(
+            check_name="gates_passed",
+            passed=summary["pass_rate"] >= min_pass_rate,
+            metadata={
+                "pass_rate": summary["pass_rate"],
+                "min_pass_rate": min_pass_rate,
+                "failed_cases": summary["cases_failed"] + summary["cases_error"],
+            },
+        ),
+        AssetCheckResult(
+            check_name="coverage",
+            passed=summary["coverage"] >= min_coverage,
+            metadata={"coverage": summary["coverage"], "min_coverage": min_coverage},
+        ),
+        AssetCheckResult(
+            check_name="no_significant_regression",
+            passed=not regressed,
+            metadata={
+                "baseline": str(comparison.get("base_run_key") or "none"),
+                "significant_regression": regressed,
+            },
+        ),
+    ]
+
+
+CHECK_NAMES = ("gates_passed", "coverage", "no_significant_regression")
+
+
+def build_eval_run(blocking: bool) -> Any:
+    """``eval_run`` with its gate checks; blocking checks stop ``eval_report`` when they fail."""
+
+    @asset(
+        name="eval_run",
+        partitions_def=RUNS,
+        ins={
+            "judge_scores": AssetIn(
+                partition_mapping=BY_RUN, dagster_type=STORED_RECORDS, metadata=IN_CHUNKS
+            )
+        },
+        code_version=STAGE_VERSIONS["eval_run"],
+        group_name=GROUP,
+        io_manager_key=IO,
+        check_specs=[
+            AssetCheckSpec(name, asset="eval_run", blocking=blocking) for name in CHECK_NAMES
+        ],
+    )
+    def eval_run(
+        context: AssetExecutionContext,
+        environment: EvalEnvironment,
+        judge_scores: StoredRecords,
+    ) -> Iterator[Output[Batch] | AssetCheckResult]:
+        """Weighted overall score and soft gates per case; coverage and pass rate for the run."""
+        env = environment.env
+        run_key = context.partition_key
+        outcomes = []
+        costs = []
+        for (_, case_id), record in judge_scores.records():
+            costs.append(record.get("cost", {}))
+            dims = {
+                n: DimensionResult.model_validate(d)
+                for n, d in record.get("dimensions", {}).items()
+            }
+            outcomes.append(
+                for_summary(
+                    judge_case(
+                        case_id,
+                        dims,
+                        has_expected_answer=record.get("has_expected_answer", False),
+                        has_reference=record.get("has_reference", False),
+                        chatbot_errors=record.get("chatbot_errors", []),
+                        policy=env.policy,
+                        tags=record.get("tags", []),
+                    )
+                )
+            )
+        run_dir = env.settings.reports_dir / run_key
+        summary = summarize_run(run_key, outcomes, report_path=str(run_dir / "report.html"))
+        calls, reused = provenance(env.store, run_key, [o.case_id for o in outcomes])
+        summary["calls"] = calls
+        summary["cost"] = run_cost(costs)
+        baseline = baseline_summary(env.store, run_key, env.settings.baseline_run)
+        summary["comparison"] = (
+            compare_runs(baseline, summary, level=env.settings.significance_level)
+            if baseline
+            else None
+        )
+        summary["demoted_dimensions"] = dict(env.policy.demotion_reasons)
+        for case in summary["cases"]:
+            case["reused"] = case["case_id"] in reused
+        summary_path = write_summary(
+            run_dir / "summary.json",
+            summary,
+            lambda ids: {
+                name: env.store.latest(name, run_key, ids)
+                for name in ("extracted_claims", "oracle_verdicts")
+            },
+        )
+        comparison = summary["comparison"] or {}
+        yield Output(
+            {(run_key, ""): summary},
+            metadata={
+                "cases": summary["cases_total"],
+                "pass_rate": summary["pass_rate"],
+                "coverage": summary["coverage"],
+                "mean_overall": summary["mean_overall"] or 0.0,
+                "chatbot_calls": calls["chatbot"],
+                "judge_calls": calls["judge"],
+                "reference_calls": calls["reference"],
+                "judge_usd": summary["cost"]["usd"],
+                "baseline": str(comparison.get("base_run_key") or "none"),
+                "significant_regression": bool(comparison.get("significant_regression")),
+                "summary_path": MetadataValue.path(str(summary_path)),
+                "cases_table": md_table(
+                    ["case", "overall", "passed", "gate failures"],
+                    [
+                        (
+                            c["case_id"],
+                            c["overall"],
+                            c["passed"],
+                            "; ".join(c["gate_failures"])[:120],
+                        )
+                        for c in summary["cases"]
+                    ],
+                    limit=50,
+                ),
+            },
+        )
+        s = env.settings
+        yield from run_checks(summary, s.min_pass_rate, s.min_coverage)
+
+    return eval_run
+
+
+def provenance(
+    store: ResultsStore, run_key: str, case_ids: Sequence[str]
+) -> tuple[dict[str, int], set[str]]:
+    """Calls made since the run's previous summary, and the cases nothing was recomputed for.
+
+    A case is reused when every per-case step's current record was reused, or predates the
+    previous summary (an evaluation that found the case up to date did not run it again).
+    """
+    previous = store.latest_rows("eval_run", run_key, [""], with_payload=False).get("")
+    since = previous.id if previous else 0
+    run_ids: set[str] = set()
+    reused = set(case_ids)
+    for asset_name in PER_CASE_ASSETS:
+        rows = store.latest_rows(asset_name, run_key, case_ids, with_payload=False)
+        fresh = {case_id: row for case_id, row in rows.items() if row.id > since}
+        run_ids |= {row.dagster_run_id for row in fresh.values()}
+        reused -= {case_id for case_id, row in fresh.items() if not row.reused}
+        reused &= set(rows)
+    return store.calls_for(run_ids), reused
+
+
+def baseline_summary(store: ResultsStore, run_key: str, configured: str) -> dict[str, Any] | None:
+    """The configured baseline run, else the run evaluated before this one."""
+    if configured and configured != run_key:
+        return store.latest("eval_run", configured, [""]).get("")
+    keys = [k for k in store.run_keys("eval_run") if k != run_key]
+    return store.latest("eval_run", keys[-1], [""]).get("") if keys else None
+
+
+def run_cost(case_costs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Judge spend of the run's current results, summed over cases and per dimension."""
+    keys = ("judge_calls", "cached_calls", "input_tokens", "output_tokens", "usd")
+    total: dict[str, Any] = {k: sum(c.get(k, 0) for c in case_costs) for k in keys}
+    total["usd"] = round(total["usd"], 6)
+    by_dimension: dict[str, float] = {}
+    for c in case_costs:
+        for dim, usd in c.get("usd_by_dimension", {}).items():
+            by_dimension[dim] = round(by_dimension.get(dim, 0.0) + usd, 6)
+    total["usd_by_dimension"] = dict(sorted(by_dimension.items()))
+    return total
+
+
+def write_json(path: Path, payload: Any) -> Path:
+    """Compact JSON: indenting switches ``json`` to its pure-Python encoder, ten times slower."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(payload, default=str))
+    tmp.replace(path)
+    return path
+
+
+@asset(
+    partitions_def=RUNS,
+    deps=[
+        AssetDep("chatbot_responses", partition_mapping=BY_RUN),
+        AssetDep("extracted_claims", partition_mapping=BY_RUN),
+        AssetDep("oracle_verdicts", partition_mapping=BY_RUN),
+    ],
+    code_version=STAGE_VERSIONS["eval_report"],
+    group_name=GROUP,
+    io_manager_key=IO,
+)
+def eval_report(
+    context: AssetExecutionContext, environment: EvalEnvironment, eval_run: Batch
+) -> Batch:
+    """A self-contained HTML report with the evidence behind every verdict."""
+    env = environment.env
+    run_key = context.partition_key
+    summary = eval_run[(run_key, "")]
+
+    def details(ids: Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
+        return {
+            name: env.store.latest(name, run_key, ids)
+            for name in ("chatbot_responses", "extracted_claims", "oracle_verdicts")
+        }
+
+    history = [
+        s
+        for k in env.store.run_keys("eval_run")[-HISTORY_RUNS:]
+        if k != run_key and (s := env.store.latest("eval_run", k, [""]).get(""))
+    ]
+    html = render_report(
+        summary, details, history=[*history, summary], comparison=summary.get("comparison")
+    )
+    path = Path(summary["report_path"])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    encoded = html.encode("utf-8")  # once: tens of megabytes for 10,000 cases
+    path.write_bytes(encoded)
+    context.add_output_metadata(
+        {
+            "report_path": MetadataValue.path(str(path)),
+            "report_url": MetadataValue.url(path.resolve().as_uri()),
+            "bytes": len(encoded),
+        }
+    )
+    return {(run_key, ""): {"report_path": str(path), "bytes": len(encoded)}}

@@ -1,0 +1,256 @@
+"""What makes the graph run by itself: a nightly run, golden-set sync, warehouse-refresh reruns.
+
+Dagster schedules cannot add dynamic partitions (dagster issue 14921), so the nightly run is a
+sensor that follows a cron expression and returns the new run partition together with its run
+request in one atomic ``SensorResult``. A run targets one partitioning, so the run-level assets
+(``eval_run``, ``eval_report``) are requested by a run-status sensor once a case batch succeeds.
+"""
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from dagster import (
+    AddDynamicPartitionsRequest,
+    AssetKey,
+    AssetObservation,
+    AssetSelection,
+    DagsterRunStatus,
+    DefaultSensorStatus,
+    DeleteDynamicPartitionsRequest,
+    MultiPartitionKey,
+    RunRequest,
+    RunStatusSensorContext,
+    SensorEvaluationContext,
+    SensorResult,
+    SkipReason,
+    define_asset_job,
+    run_status_sensor,
+    sensor,
+)
+from dagster._core.definitions.data_version import DATA_VERSION_TAG
+from dagster._core.storage.tags import (
+    ASSET_PARTITION_RANGE_END_TAG,
+    ASSET_PARTITION_RANGE_START_TAG,
+)
+from dagster._utils.schedules import reverse_cron_string_iterator
+
+from eval_pipeline.core.hashing import content_hash
+from eval_pipeline.core.lineage.staleness import case_tables, table_fingerprints
+from eval_pipeline.core.models import ChatPayload
+from eval_pipeline.core.problems import InputError
+from eval_pipeline.environment import Environment
+from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
+from eval_pipeline.pipeline.partitions import (
+    CASES,
+    RUN_CASE,
+    RUNS,
+    check_key,
+    contiguous_segments,
+)
+from eval_pipeline.pipeline.resources import EvalEnvironment
+
+STAGE_TAG = "eval_pipeline/stage"
+RUN_KEY_TAG = "eval_pipeline/run_key"
+REFRESH_CONFIG = {"resources": {"environment": {"config": {"overrides": {"refresh": "true"}}}}}
+
+golden_job = define_asset_job(
+    "golden_sync", selection=AssetSelection.assets("golden_cases"), partitions_def=CASES
+)
+cases_job = define_asset_job(
+    "evaluate_cases", selection=AssetSelection.assets(*PER_CASE_ASSETS), partitions_def=RUN_CASE
+)
+summary_job = define_asset_job(
+    "summarize_run",
+    selection=AssetSelection.assets("eval_run", "eval_report"),
+    partitions_def=RUNS,
+)
+
+
+def case_batch_requests(
+    run_key: str, ordered_cases: Sequence[str], wanted: Sequence[str], *, refresh: bool, reason: str
+) -> list[RunRequest]:
+    """One run per contiguous range of cases (a rectangle), all per-case assets in each."""
+    requests = []
+    for first, last in contiguous_segments(ordered_cases, wanted):
+        start = MultiPartitionKey({"run": run_key, "case": first})
+        end = MultiPartitionKey({"run": run_key, "case": last})
+        requests.append(
+            RunRequest(
+                run_key=f"{run_key}:{first}:{last}:{reason}",
+                run_config=REFRESH_CONFIG if refresh else {},
+                tags={
+                    ASSET_PARTITION_RANGE_START_TAG: str(start),
+                    ASSET_PARTITION_RANGE_END_TAG: str(end),
+                    STAGE_TAG: "cases",
+                    RUN_KEY_TAG: run_key,
+                },
+            )
+        )
+    return requests
+
+
+def latest_tick(cron: str, timezone: str, now: datetime) -> datetime:
+    return next(reverse_cron_string_iterator(now.timestamp(), cron, timezone))
+
+
+@sensor(job=cases_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
+def nightly_evaluation(
+    context: SensorEvaluationContext, environment: EvalEnvironment
+) -> SensorResult | SkipReason:
+    """At each tick of ``EVAL_NIGHTLY_CRON``: a new run partition and one run over all cases."""
+    env = environment.env
+    tick = latest_tick(env.settings.nightly_cron, env.settings.nightly_timezone, datetime.now(UTC))
+    if context.cursor and float(context.cursor) >= tick.timestamp():
+        return SkipReason(f"no new tick since {datetime.fromtimestamp(float(context.cursor), UTC)}")
+    run_key = check_key(f"{tick.astimezone(UTC):%Y-%m-%dT%H%M%SZ}-nightly", "run")
+    cases = list(context.instance.get_dynamic_partitions(CASES.name))
+    if not cases:
+        return SkipReason("no golden case partitions yet; the golden_dataset_sync sensor adds them")
+    runs = list(context.instance.get_dynamic_partitions(RUNS.name))
+    expired = expired_runs([*runs, run_key], env.settings.retain_runs)
+    partition_requests: list[AddDynamicPartitionsRequest | DeleteDynamicPartitionsRequest] = [
+        AddDynamicPartitionsRequest(RUNS.name, [run_key])
+    ]
+    if expired:
+        partition_requests.append(DeleteDynamicPartitionsRequest(RUNS.name, expired))
+    return SensorResult(
+        run_requests=case_batch_requests(run_key, cases, cases, refresh=False, reason="nightly"),
+        dynamic_partitions_requests=partition_requests,
+        cursor=str(tick.timestamp()),
+    )
+
+
+def expired_runs(runs: Sequence[str], keep: int) -> list[str]:
+    """The oldest run partitions beyond ``keep``; their results stay in the results store.
+
+    Keeping the run dimension bounded keeps every asset well under the ~100k partitions the UI
+    handles comfortably (runs × cases).
+    """
+    return list(runs[: max(0, len(runs) - keep)])
+
+
+@sensor(job=golden_job, minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING)
+def golden_dataset_sync(
+    context: SensorEvaluationContext, environment: EvalEnvironment
+) -> SensorResult | SkipReason:
+    """Mirror the golden dataset in the case partitions and rematerialize changed cases.
+
+    A case removed from the dataset loses its partition, so new runs skip it; its results stay
+    in the results store. Adding a case never back-fills old runs: only later runs include it.
+    """
+    env = Environment(environment.env.settings)
+    try:
+        cases = env.cases
+    except InputError as exc:
+        return SkipReason(f"golden dataset is invalid, nothing synced:\n{exc}")
+    known = list(context.instance.get_dynamic_partitions(CASES.name))
+    added = [check_key(c, "case") for c in cases if c not in set(known)]
+    removed = [c for c in known if c not in cases]
+    ordered = [c for c in known if c in cases] + added
+    stored = env.store.latest("golden_cases", "", list(cases))
+    changed = [c for c in ordered if stored.get(c) != cases[c].model_dump(mode="json")]
+    if not (added or removed or changed):
+        return SkipReason("golden dataset unchanged")
+    requests = [
+        RunRequest(
+            run_key=f"golden:{first}:{last}:{context.cursor or ''}:{len(ordered)}",
+            tags={ASSET_PARTITION_RANGE_START_TAG: first, ASSET_PARTITION_RANGE_END_TAG: last},
+        )
+        for first, last in contiguous_segments(ordered, changed)
+    ]
+    partition_requests: list[AddDynamicPartitionsRequest | DeleteDynamicPartitionsRequest] = []
+    if added:
+        partition_requests.append(AddDynamicPartitionsRequest(CASES.name, added))
+    if removed:
+        partition_requests.append(DeleteDynamicPartitionsRequest(CASES.name, removed))
+    return SensorResult(
+        run_requests=requests,
+        dynamic_partitions_requests=partition_requests,
+        cursor=datetime.now(UTC).isoformat(),
+    )
+
+
+def table_readers(env: Environment, run_key: str, tables: set[str]) -> dict[str, list[str]]:
+    """For each table, the cases of a run whose references or whose chatbot SQL read it."""
+    readers: dict[str, list[str]] = {table: [] for table in sorted(tables)}
+    for case_id, record in env.store.latest("chatbot_responses", run_key).items():
+        case = env.cases.get(case_id)
+        if case is None:
+            continue
+        sql = ChatPayload.model_validate(record).sql_statements
+        for table in tables.intersection(case_tables(case, env.bkg, sql)):
+            readers[table].append(case_id)
+    return readers
+
+
+def table_observation(table: str, fingerprint: str, case: str | None = None) -> AssetObservation:
+    """The table's data version, for the whole table or for the case partition that reads it."""
+    return AssetObservation(
+        asset_key=AssetKey(["warehouse", table]),
+        partition=case,
+        metadata={"fingerprint": fingerprint},
+        tags={DATA_VERSION_TAG: fingerprint},
+    )
+
+
+@sensor(job=cases_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
+def warehouse_refresh(
+    context: SensorEvaluationContext, environment: EvalEnvironment
+) -> SensorResult | SkipReason:
+    """Fingerprint every BKG table; when one changed, re-ask exactly the dependent cases.
+
+    Each change is observed twice on the table's external asset: for the whole table, and for the
+    case partition of every case of the latest run that reads it. Dagster's staleness reads only
+    the latter for an external dependency, so exactly those cases' ``oracle_verdicts`` partitions
+    show "warehouse/<table> has a new data version" until their rerun. The whole-table observation
+    (every table on the first tick; ``launch.evaluate`` records one for a table never observed)
+    gives each later materialization a pointer into the table's history.
+    """
+    env = environment.env
+    current = table_fingerprints(env.db, env.bkg)
+    previous: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
+    changed = {t for t, fp in current.items() if previous and previous.get(t) != fp}
+    observations = [
+        table_observation(table, current[table])
+        for table in sorted(changed if previous else current)
+    ]
+    runs = list(context.instance.get_dynamic_partitions(RUNS.name))
+    requests: list[RunRequest] = []
+    if changed and runs:
+        run_key = runs[-1]
+        ordered = list(context.instance.get_dynamic_partitions(CASES.name))
+        known = set(ordered)
+        readers = table_readers(env, run_key, changed)
+        observations += [
+            table_observation(table, current[table], case)
+            for table, cases in readers.items()
+            for case in cases
+            if case in known
+        ]
+        wanted = {case for cases in readers.values() for case in cases}
+        requests = case_batch_requests(
+            run_key,
+            ordered,
+            sorted(wanted),
+            refresh=True,
+            reason=f"refresh-{content_hash(current)[:12]}",
+        )
+    return SensorResult(
+        run_requests=requests, asset_events=observations, cursor=json.dumps(current, sort_keys=True)
+    )
+
+
+@run_status_sensor(
+    run_status=DagsterRunStatus.SUCCESS,
+    monitored_jobs=[cases_job],
+    request_job=summary_job,
+    default_status=DefaultSensorStatus.RUNNING,
+)
+def summarize_after_cases(context: RunStatusSensorContext) -> RunRequest | SkipReason:
+    """When a case batch succeeds, refresh its run's summary and report."""
+    tags = context.dagster_run.tags
+    if tags.get(STAGE_TAG) != "cases":
+        return SkipReason("not a case batch")
+    run_key = tags[RUN_KEY_TAG]
+    return RunRequest(run_key=f"summary:{context.dagster_run.run_id}", partition_key=run_key)

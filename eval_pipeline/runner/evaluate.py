@@ -1,0 +1,417 @@
+"""Run one evaluation through Dagster from Python: the CLI, tests and benchmarks use this.
+
+An evaluation run is three kinds of Dagster run, never one per case: the golden cases that changed
+(case partitions), then the cases of the run in a few overlapping waves (run × case-range
+rectangles), then the run-level summary and report. A run only ever targets one partitioning, so
+these cannot be fused.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable, Mapping, Sequence, Set
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, closing, nullcontext
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from dagster import AssetKey, DagsterInstance, MultiPartitionKey
+from dagster._core.storage.tags import (
+    ASSET_PARTITION_RANGE_END_TAG,
+    ASSET_PARTITION_RANGE_START_TAG,
+    PARTITION_NAME_TAG,
+)
+
+from eval_pipeline.core.lineage.staleness import table_fingerprints
+from eval_pipeline.core.lineage.up_to_date import up_to_date_cases
+from eval_pipeline.core.preflight import judge_problems, warehouse_problems
+from eval_pipeline.core.problems import InputError
+from eval_pipeline.core.steps import ask_in_turn, prefetch_schema
+from eval_pipeline.environment import Environment
+from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
+from eval_pipeline.pipeline.definitions import build_definitions
+from eval_pipeline.pipeline.partitions import (
+    CASES,
+    RUNS,
+    check_key,
+    contiguous_segments,
+    covering_segments,
+    split_segments,
+    with_short_ends,
+)
+from eval_pipeline.pipeline.sensors import (
+    cases_job,
+    expired_runs,
+    golden_job,
+    summary_job,
+    table_observation,
+)
+from eval_pipeline.runner.ask_ahead import ANSWERS_AHEAD, first_questions
+from eval_pipeline.runner.call_limit import CallLimit, shared_limit
+from eval_pipeline.runner.distributed import run_job
+from eval_pipeline.runner.heap import long_lived_objects_frozen
+from eval_pipeline.runner.inprocess import (
+    PreparedRun,
+    fixed_partitions,
+    prepare_materialization,
+    runs_in_threads,
+)
+from eval_pipeline.settings import PROJECT_ROOT, Settings, load_settings
+
+RUN_ASSETS = ("eval_run", "eval_report")
+WAVES_AT_ONCE = 3  # one asking, one queued behind it, one being evaluated
+# Rounds of questions asked before the Dagster instance is opened: the first is in flight while
+# Dagster sets up, the second leaves the next wave's run a round of slack to set up in.
+ROUNDS_AHEAD = 2
+QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+# The code location's job for each asset selection ``evaluate`` materializes.
+JOB_OF_ASSETS = {
+    frozenset(["golden_cases"]): golden_job.name,
+    frozenset(PER_CASE_ASSETS): cases_job.name,
+    frozenset(RUN_ASSETS): summary_job.name,
+}
+
+
+def new_run_key(kind: str, now: datetime | None = None) -> str:
+    """Run keys sort by time and never contain ``|`` or ``,``: ``2026-11-29T020000Z-nightly``."""
+    stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H%M%SZ")
+    return check_key(f"{stamp}-{kind}", "run")
+
+
+def dagster_instance(settings: Settings) -> DagsterInstance:
+    """The persistent instance ``dagster dev`` also sees, under ``$DAGSTER_HOME``.
+
+    Without DAGSTER_HOME, ``<EVAL_HOME>/dagster`` is used, seeded with the project's dagster.yaml.
+    """
+    home = os.environ.get("DAGSTER_HOME")
+    if not home:
+        home_path = settings.home / "dagster"
+        home_path.mkdir(parents=True, exist_ok=True)
+        if not (home_path / "dagster.yaml").exists():
+            shutil.copy(PROJECT_ROOT / "dagster.yaml", home_path / "dagster.yaml")
+        os.environ["DAGSTER_HOME"] = str(home_path)
+    return DagsterInstance.get()
+
+
+def range_tags(start: str, end: str) -> dict[str, str]:
+    return {ASSET_PARTITION_RANGE_START_TAG: start, ASSET_PARTITION_RANGE_END_TAG: end}
+
+
+def register_partitions(
+    instance: DagsterInstance, run_key: str, case_ids: Sequence[str]
+) -> list[str]:
+    """Add missing case and run keys; returns the case dimension in Dagster's order."""
+    known = set(instance.get_dynamic_partitions(CASES.name))
+    new = [check_key(c, "case") for c in case_ids if c not in known]
+    if new:
+        instance.add_dynamic_partitions(CASES.name, new)
+    if not instance.has_dynamic_partition(RUNS.name, run_key):
+        instance.add_dynamic_partitions(RUNS.name, [check_key(run_key, "run")])
+    return list(instance.get_dynamic_partitions(CASES.name))
+
+
+def prune_runs(instance: DagsterInstance, keep: int) -> list[str]:
+    """Remove the oldest run partitions beyond ``keep`` from Dagster (results stay stored)."""
+    expired = expired_runs(list(instance.get_dynamic_partitions(RUNS.name)), keep)
+    for run_key in expired:
+        instance.delete_dynamic_partition(RUNS.name, run_key)
+    return expired
+
+
+def run_assets(
+    instance: DagsterInstance,
+    selection: Sequence[str],
+    overrides: Mapping[str, str],
+    *,
+    tags: Mapping[str, str] | None = None,
+    partition_key: str | None = None,
+) -> None:
+    """One Dagster run of ``selection`` on the executor ``EVAL_EXECUTOR`` names.
+
+    In process this is ``materialize`` without keeping the run's events and outputs in memory;
+    otherwise the run is the code location's job for the selection, which each step's process
+    (a subprocess, a Celery worker) rebuilds from ``overrides`` and its environment.
+    """
+    executor = load_settings(**overrides).executor
+    if executor == "in_process":
+        prepare_in_process(
+            instance, selection, overrides, tags=tags, partition_key=partition_key
+        ).execute()
+        return
+    run_tags = dict(tags or {})
+    if partition_key is not None:
+        run_tags[PARTITION_NAME_TAG] = partition_key
+    job = JOB_OF_ASSETS[frozenset(selection)]
+    run_job(instance, job, {**overrides, "executor": executor}, tags=run_tags, run_config=QUIET)
+
+
+def prepare_in_process(
+    instance: DagsterInstance,
+    selection: Sequence[str],
+    overrides: Mapping[str, str],
+    *,
+    tags: Mapping[str, str] | None = None,
+    partition_key: str | None = None,
+) -> PreparedRun:
+    """The in-process run of ``selection``, created now and executed later."""
+    return prepare_materialization(
+        build_definitions(dict(overrides)),
+        selection,
+        instance,
+        run_config=QUIET,
+        tags=tags,
+        partition_key=partition_key,
+    )
+
+
+def asking_first_rounds(
+    env: Environment, run_key: str, selected: Sequence[str], limit: CallLimit
+) -> AbstractContextManager[int]:
+    """In process, the first ``ROUNDS_AHEAD`` rounds of questions go out now, while Dagster sets
+    up the runs that will record the answers (see ``core.ask_ahead``); yields how many."""
+    if env.settings.executor != "in_process":
+        return nullcontext(0)
+    stage = env.stage_fingerprints()
+    stored = env.store.latest_rows("chatbot_responses", run_key, selected, with_payload=False)
+    questions = first_questions(
+        run_key,
+        {c: env.cases[c] for c in selected},
+        stage.chatbot,
+        {c: row.input_fingerprint for c, row in stored.items()},
+        count=ROUNDS_AHEAD * limit.capacity,
+        refresh=env.settings.refresh,
+    )
+    started = time.monotonic()
+    return ANSWERS_AHEAD.asking(
+        questions,
+        lambda case: ask_in_turn(env.adapter, case, limit, started),
+        lambda: stage.tables,
+    )
+
+
+def observe_unseen_tables(instance: DagsterInstance, env: Environment) -> None:
+    """A baseline data version for each warehouse table Dagster has never observed.
+
+    Partitions materialized while a table has no observation record no pointer into its history,
+    so a later change of the table could never show as their staleness in the UI.
+    """
+    unseen = [
+        t.name
+        for t in env.bkg.tables
+        if not instance.fetch_observations(AssetKey(["warehouse", t.name]), limit=1).records
+    ]
+    if unseen:
+        current = table_fingerprints(env.db, env.bkg)
+        for table in unseen:
+            instance.report_runless_asset_event(table_observation(table, current[table]))
+
+
+def up_to_date(
+    instance: DagsterInstance, env: Environment, run_key: str, case_ids: Sequence[str]
+) -> set[str]:
+    """Cases with every stage's result current in the results store and materialized in Dagster:
+    launching them again would only reuse, so ``evaluate`` leaves them out."""
+    current = up_to_date_cases(env.store, run_key, case_ids, env.stage_fingerprints())
+    if not current:
+        return current
+    materialized = instance.get_materialized_partitions(AssetKey(PER_CASE_ASSETS[-1]))
+    return {c for c in current if MultiPartitionKey({"run": run_key, "case": c}) in materialized}
+
+
+def run_waves(
+    waves: Sequence[tuple[Sequence[str], int]],
+    run_wave: Callable[[Sequence[str]], None],
+    limit: CallLimit,
+    granted: int,
+    meanwhile: Callable[[], None] = lambda: None,
+) -> None:
+    """Case runs in overlapping waves: while one wave's answers are evaluated, the next wave's
+    questions already fill the chatbot's slots, so evaluation hides behind the chatbot's latency.
+
+    ``waves`` come in launch order, each with the number of calls its steps will make. Every
+    wave's steps share ``limit``, served to the earliest step first; ``granted`` is its count of
+    grants before the first wave's calls. Each wave is launched once the one before it has a
+    round of calls in flight (or all of its calls, if fewer), so no run sets up while a wave's
+    first calls are opened. Once the last wave is launched, ``meanwhile`` runs in this thread.
+    """
+    before = granted
+    with ThreadPoolExecutor(WAVES_AT_ONCE, thread_name_prefix="wave") as pool:
+        launched = []
+        for wave, calls in waves:
+            launched.append(pool.submit(run_wave, wave))
+            limit.wait_for_grant(before + min(calls, limit.capacity) - 1, stop=launched[-1].done)
+            before += calls
+        meanwhile()
+        for future in launched:
+            future.result()
+
+
+def launch_order(
+    waves: Sequence[Sequence[str]], asked_ahead: int
+) -> list[tuple[Sequence[str], int]]:
+    """Each wave with the calls it will make (those asked ahead, from the first, make none), in
+    launch order: the first wave that still asks goes first, since its calls must be ready when
+    the answers asked ahead are in; the waves before it only record those answers."""
+    order: list[tuple[Sequence[str], int]] = []
+    for wave in waves:
+        covered = min(asked_ahead, len(wave))
+        asked_ahead -= covered
+        order.append((wave, len(wave) - covered))
+    first = next((i for i, (_, calls) in enumerate(order) if calls), 0)
+    return order[first : first + 1] + order[:first] + order[first + 1 :]
+
+
+def preflight(env: Environment, run_key: str, selected: Sequence[str]) -> None:
+    """Stop before the first chatbot call when the warehouse or the judge is misconfigured; the
+    judge is probed only when some case will be evaluated, so a no-op re-run calls nothing."""
+    s = env.settings
+    problems = warehouse_problems(s.bkg_path, env.bkg, s.warehouse_url)
+    judge = env.judge
+    if judge is not None and not problems:
+        current = (
+            set()
+            if s.refresh
+            else up_to_date_cases(env.store, run_key, selected, env.stage_fingerprints())
+        )
+        if set(selected) - current:
+            problems += judge_problems(judge)
+    if problems:
+        raise InputError(problems)
+
+
+def evaluate(
+    run_key: str,
+    *,
+    overrides: Mapping[str, str] | None = None,
+    case_ids: Sequence[str] | None = None,
+    instance: DagsterInstance | None = None,
+) -> dict[str, Any]:
+    """Materialize the whole graph for ``run_key`` and return the run summary.
+
+    Cases already up to date (see ``up_to_date``) are not launched again unless ``refresh`` is
+    set; the summary is always rebuilt, so it counts them as reused with no calls.
+
+    Cases whose verdicts came out stale (a table they read changed after the bot answered) are
+    re-queued once: asked again and re-verified before the run-level assets.
+
+    In process, the first rounds of questions are asked before the Dagster instance is opened
+    (``asking_first_rounds``); the case runs holding them record the answers.
+    """
+    overrides = dict(overrides or {})
+    settings = Settings(**overrides)  # type: ignore[arg-type]
+    with long_lived_objects_frozen() as freeze_setup, closing(Environment(settings)) as env:
+        selected = list(case_ids) if case_ids else list(env.cases)
+        unknown = [c for c in selected if c not in env.cases]
+        if unknown:
+            raise ValueError(f"unknown case id(s) {unknown} in {env.settings.golden_path}")
+        preflight(env, run_key, selected)
+        limit = shared_limit(env.settings.chatbot_endpoint, env.settings.concurrency)
+        granted = limit.granted  # before this evaluation's first call
+        with asking_first_rounds(env, run_key, selected, limit) as asked_ahead:
+            instance = instance or dagster_instance(env.settings)
+            ordered = register_partitions(instance, run_key, list(env.cases))
+            observe_unseen_tables(instance, env)
+            with fixed_partitions(instance):
+                freeze_setup()  # the instance, definitions and cases live until the end
+                materialize_graph(
+                    instance,
+                    env,
+                    overrides,
+                    run_key,
+                    ordered,
+                    selected,
+                    limit=limit,
+                    granted=granted,
+                    asked_ahead=asked_ahead,
+                )
+        prune_runs(instance, env.settings.retain_runs)
+        return env.store.latest("eval_run", run_key, [""])[""]
+
+
+def materialize_graph(
+    instance: DagsterInstance,
+    env: Environment,
+    overrides: Mapping[str, str],
+    run_key: str,
+    ordered: Sequence[str],
+    selected: Sequence[str],
+    *,
+    limit: CallLimit,
+    granted: int,
+    asked_ahead: int,
+) -> None:
+    """The Dagster runs of ``evaluate``: changed golden cases, the cases not up to date in
+    overlapping waves (stale ones once more), then the run-level assets.
+
+    ``granted`` is the chatbot's shared ``limit``'s count of grants before the evaluation's
+    first call; ``asked_ahead`` calls were made (or are waiting) since, each taking one.
+    """
+    cases = env.cases
+
+    def run(selection: Sequence[str], extra: Mapping[str, str], **kwargs: Any) -> None:
+        run_assets(instance, selection, {**overrides, **extra}, **kwargs)
+
+    position = {key: i for i, key in enumerate(ordered)}
+
+    def run_cases(
+        segments: Sequence[tuple[str, str]],
+        extra: Mapping[str, str],
+        golden: Set[str] = frozenset(),
+    ) -> None:
+        """Each segment's case run, after a run of the cases of ``golden`` it holds."""
+        for first, last in segments:
+            keys = ordered[position[first] : position[last] + 1]
+            for g_first, g_last in contiguous_segments(keys, golden.intersection(keys)):
+                run(["golden_cases"], {}, tags=range_tags(g_first, g_last))
+            start = MultiPartitionKey({"run": run_key, "case": first})
+            end = MultiPartitionKey({"run": run_key, "case": last})
+            run(PER_CASE_ASSETS, extra, tags=range_tags(str(start), str(end)))
+
+    stored = env.store.latest("golden_cases", "", selected)
+    changed = {c for c in selected if stored.get(c) != cases[c].model_dump(mode="json")}
+    current = set() if env.settings.refresh else up_to_date(instance, env, run_key, selected)
+    segments = covering_segments(ordered, selected, set(selected) - current)
+    if segments and env.settings.executor == "in_process":  # steps encode in this process
+        prefetch_schema(env.bkg)  # the encoder loads on another core while Dagster sets up
+    size = env.settings.cases_per_wave(len(selected) - len(current))
+    waves = with_short_ends(split_segments(ordered, segments, size), env.settings.concurrency)
+    # a wave's changed golden cases run just before it, so no run sets up more than its own
+    # wave's; changed cases outside every wave run now
+    for first, last in contiguous_segments(ordered, changed - {k for w in waves for k in w}):
+        run(["golden_cases"], {}, tags=range_tags(first, last))
+    # the summary's run is created while the last wave is asked, not after its evaluation
+    prepared: list[PreparedRun] = []
+
+    def prepare_summary() -> None:
+        prepared.append(prepare_in_process(instance, RUN_ASSETS, overrides, partition_key=run_key))
+
+    try:
+        if env.settings.executor == "in_process" and len(waves) > 1:
+            with runs_in_threads(instance):
+                run_waves(
+                    launch_order(waves, asked_ahead),
+                    lambda w: run_cases([(w[0], w[-1])], {}, changed),
+                    limit,
+                    granted + asked_ahead,
+                    meanwhile=prepare_summary,
+                )
+        else:  # steps in other processes cannot share the chatbot's limit: one at a time
+            run_cases(segments, {}, changed)
+        verdicts = env.store.latest("oracle_verdicts", run_key, selected)
+        stale = [c for c in selected if verdicts.get(c, {}).get("stale_tables")]
+        if stale:
+            run_cases(contiguous_segments(ordered, stale), {"refresh": "true"})
+        if prepared:
+            prepared.pop().execute()
+        else:
+            run(RUN_ASSETS, {}, partition_key=run_key)
+    finally:
+        for unused in prepared:  # a wave failed: the summary never starts
+            unused.discard()
+
+
+def summary_path(summary: Mapping[str, Any]) -> Path:
+    return Path(summary["report_path"]).with_name("summary.json")

@@ -1,0 +1,264 @@
+"""Claim extraction: every stated figure becomes a claim; qualifiers, ids and contacts never do."""
+
+from __future__ import annotations
+
+import pytest
+
+from eval_pipeline.core.claims.extract import extract_claims, non_claim_spans, sentence_spans
+
+EXTRACTIONS: list[tuple[str, str, list[str]]] = [
+    # question, answer, claim texts in order
+    ("q", "West: 92.5%, East: 88.1%", ["92.5%", "88.1%"]),
+    ("q", "West has 42 completed sites and East 37.", ["42", "37"]),
+    ("q", "In 2026-03, 55 milestones were completed.", ["55"]),
+    ("q", "In March 2026, 55 milestones were completed.", ["55"]),
+    ("q", "On 2026-03-01 we had 55; on 03/15/2026 we had 60.", ["55", "60"]),
+    ("q", "On March 1, 2026 we had 55 and on 15 March 61.", ["55", "61"]),
+    ("q", "In Q3 2025 and FY2026 the rate was about 92%.", ["about 92%"]),
+    ("q", "In 2025, 300 milestones were completed.", ["300"]),
+    ("q", "Since 2019 the programme has finished 1,234 sites.", ["1,234"]),
+    ("q", "2000 sites are completed.", ["2000"]),
+    ("q", "1968 HSE audits were carried out; 2025 was a good year.", ["1968"]),
+    (
+        "q",
+        "West ranked 1st with 42, East came 2nd with 37.",
+        ["West ranked 1st", "42", "East came 2nd", "37"],
+    ),
+    (
+        "q",
+        "West is #1 with 42; East is in second place with 37.",
+        ["42", "East is in second place", "37"],
+    ),
+    ("q", "West is rank 1 and has 42 sites.", ["42"]),
+    ("q", "Site S-00042 (case TC_001) has 12 open findings.", ["12"]),
+    ("q", "Site S42 and item 00042 have 12 open findings.", ["12"]),
+    ("q", "Call +1-555-123-4567 or (555) 123-4567 about the 12 findings.", ["12"]),
+    ("q", "Write to ops42@example.com about the 12 findings.", ["12"]),
+    ("q", "See https://example.com/r/42 for the 12 findings.", ["12"]),
+    ("q", "At 10:30 the rate was 92.5%.", ["92.5%"]),
+    ("q", "The 30-day average is 12.5 days.", ["12.5 days"]),
+    ("q", "Over the last 6 months, 55 milestones were completed.", ["55"]),
+    ("q", "The top 5 regions completed 1,234 sites.", ["1,234"]),
+    ("Which 3 regions lead?", "The 3 regions that lead are West (42) and East (37).", ["42", "37"]),
+    ("What happened in the last 6 months?", "In 6 months we finished 55.", ["55"]),
+    ("q", "One of the regions, West, has forty-two sites.", ["forty-two"]),
+    (
+        "q",
+        "The revenue was $1.2M, about 1.2 million dollars.",
+        ["$1.2M", "about 1.2 million dollars"],
+    ),
+    ("q", "It fell by -5.2% to 0.925.", ["-5.2%", "0.925"]),
+    ("q", "Approx. 1,200 sites. Nearly 90% are done!", ["Approx. 1,200", "Nearly 90%"]),
+    ("q", "More than 1,600 sites, up to 12 days late.", ["More than 1,600", "up to 12 days"]),
+    ("q", "No numbers here at all.", []),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), EXTRACTIONS)
+def test_extraction(question: str, answer: str, expected: list[str]) -> None:
+    contract = extract_claims("TC_001", question, answer)
+    assert [c.text for c in contract.claims] == expected
+    assert [c.id for c in contract.claims] == [f"C{i}" for i in range(1, len(expected) + 1)]
+    for claim in contract.claims:
+        assert answer[claim.span[0] : claim.span[1]] == claim.text
+
+
+def test_claim_fields_carry_value_unit_precision_and_hedge() -> None:
+    answer = "About 1,200 sites (92.5%) took 12.5 days; over $1.2M was spent."
+    contract = extract_claims("TC_009", "q", answer)
+    assert contract.case_id == "TC_009" and contract.method == "deterministic"
+    got = [(c.value, c.unit, c.precision, c.place, c.hedged, c.bound) for c in contract.claims]
+    assert got == [
+        (1200.0, "count", 0.5, 100.0, True, None),
+        (92.5, "percent", pytest.approx(0.05), pytest.approx(0.1), False, None),
+        (12.5, "days", pytest.approx(0.05), pytest.approx(0.1), False, None),
+        (1_200_000.0, "currency", pytest.approx(50_000.0), pytest.approx(1e5), False, "at_least"),
+    ]
+    assert all(c.kind == "numeric" and c.source == "deterministic" for c in contract.claims)
+
+
+def test_caller_masked_spans_are_not_claims() -> None:
+    answer = "Reach Ana on 4477 12 or via code 9981; the rate is 92.5%."
+    start = answer.index("4477")
+    masked = [(start, start + len("4477 12")), (answer.index("9981"), answer.index("9981") + 4)]
+    contract = extract_claims("TC_001", "q", answer, masked_spans=masked)
+    assert [c.text for c in contract.claims] == ["92.5%"]
+    unmasked = extract_claims("TC_001", "q", answer)
+    assert [c.text for c in unmasked.claims] == ["4477", "12", "92.5%"]  # "code 9981" is an id
+
+
+def test_question_echo_is_by_value() -> None:
+    contract = extract_claims("TC_001", "Which five regions?", "The 5 regions total 1,234.")
+    assert [c.text for c in contract.claims] == ["1,234"]
+
+
+def test_non_claim_spans_cover_contacts_and_dates() -> None:
+    text = "Mail a.b@example.com, call +44 20 7946 0958, due 2026-03-01."
+    covered = [text[s:e] for s, e in non_claim_spans(text)]
+    assert "a.b@example.com" in covered
+    assert "+44 20 7946 0958" in covered
+    assert "2026-03-01" in covered
+
+
+def test_short_digit_groups_are_not_taken_for_phone_numbers() -> None:
+    assert non_claim_spans("West 42 37 then 55") == []
+
+
+def test_sentence_spans_ignore_decimals_and_abbreviations() -> None:
+    text = "Approx. 1,200 sites are done. West is at 92.5%! East? Yes\nNext line"
+    assert [text[s:e].strip() for s, e in sentence_spans(text)] == [
+        "Approx. 1,200 sites are done.",
+        "West is at 92.5%!",
+        "East?",
+        "Yes",
+        "Next line",
+    ]
+
+
+def claims_of(answer: str, question: str = "q") -> list[tuple[str, str, float | None]]:
+    contract = extract_claims("TC_001", question, answer)
+    return [(c.text, c.kind, c.value) for c in contract.claims]
+
+
+@pytest.mark.parametrize(
+    ("answer", "text", "value", "unit", "precision"),
+    [
+        ("The rate is between 40 and 45%.", "between 40 and 45%", 42.5, "percent", 3.0),
+        ("The rate is 40-45%.", "40-45%", 42.5, "percent", 3.0),
+        ("It takes 3 to 5 days.", "3 to 5 days", 4.0, "days", 1.5),
+        ("It costs $1.2–1.5M.", "$1.2–1.5M", 1_350_000.0, "currency", 200_000.0),
+        ("It takes 2-3 weeks.", "2-3 weeks", 2.5, "weeks", 1.0),
+    ],
+)
+def test_a_range_is_one_claim_whose_precision_spans_it(
+    answer: str, text: str, value: float, unit: str, precision: float
+) -> None:
+    (claim,) = extract_claims("TC_001", "q", answer).claims
+    assert (claim.text, claim.unit, claim.kind) == (text, unit, "numeric")
+    assert claim.value == pytest.approx(value) and claim.precision == pytest.approx(precision)
+
+
+def test_from_to_is_two_levels_not_a_range() -> None:
+    assert claims_of("It went down from 80 to 75.") == [
+        ("80", "numeric", 80.0),
+        ("75", "numeric", 75.0),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "text", "value", "unit", "direction"),
+    [
+        ("Completions were up 3 points.", "3 points", 3.0, "points", "up"),
+        ("That is a 12% increase.", "12%", 12.0, "percent", "up"),
+        ("It fell 5.2% this month.", "5.2%", -5.2, "percent", "down"),
+        ("It saw a 3-point drop.", "3-point", -3.0, "points", "down"),
+        ("It changed by -38.", "-38", -38.0, "count", "down"),
+        ("It rose by twenty one.", "twenty one", 21.0, "count", "up"),
+        ("A decline of 4 points followed.", "4 points", -4.0, "points", "down"),
+        ("West has 66 more sites than East.", "66 more", 66.0, "count", "up"),
+        ("East has 66 fewer sites than West.", "66 fewer", -66.0, "count", "down"),
+        ("West is 8.4 points ahead of East.", "8.4 points ahead of", 8.4, "points", None),
+        ("West topped East by 11.", "11", 11.0, "count", "up"),
+        ("Revenue in Q2 (+12.6%)", "+12.6%", 12.6, "percent", "up"),
+        (
+            "It trails the group by -0.3 points against the overall rate.",
+            "-0.3 points",
+            -0.3,
+            "points",
+            "down",
+        ),
+    ],
+)
+def test_changes_are_comparison_claims_signed_by_direction(
+    answer: str, text: str, value: float, unit: str, direction: str | None
+) -> None:
+    (claim,) = extract_claims("TC_001", "q", answer).claims
+    assert (claim.text, claim.kind, claim.unit, claim.direction) == (
+        text,
+        "comparison",
+        unit,
+        direction,
+    )
+    assert claim.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Audits made up 37.2% of all inspections.",
+        "Small sites make up 41% of the total.",
+        "The regions add up 100% between them.",
+        "Incidents, broken down 60% by site, were rare.",
+    ],
+)
+def test_a_phrasal_up_or_down_is_no_change(answer: str) -> None:
+    (claim,) = extract_claims("TC_001", "q", answer).claims
+    assert (claim.kind, claim.direction, claim.value > 0) == ("numeric", None, True)
+
+
+def test_levels_around_a_change_stay_levels() -> None:
+    answer = "In 2026-03, 292 were completed, up 21 from 271, then rose to 300."
+    assert [(t, k) for t, k, _ in claims_of(answer)] == [
+        ("292", "numeric"),
+        ("21", "comparison"),
+        ("271", "numeric"),
+        ("300", "numeric"),
+    ]
+
+
+def test_a_year_is_a_claim_only_when_the_question_asks_for_one() -> None:
+    answer = "Most sites were integrated in 2025."
+    assert claims_of(answer, "How many sites were integrated?") == []
+    assert claims_of(answer, "In which year were most sites integrated?") == [
+        ("2025", "numeric", 2025.0)
+    ]
+    assert claims_of("The 2025 total was 1,234.") == [("1,234", "numeric", 1234.0)]
+    assert claims_of("In week 12 we did 55.") == [("55", "numeric", 55.0)]
+
+
+@pytest.mark.parametrize(
+    ("answer", "entity", "rank", "direction", "bound"),
+    [
+        ("West has the most completed sites.", "West", 1, "highest", None),
+        ("East ranks second.", "East", 2, "highest", None),
+        ("North has the lowest compliance rate.", "North", 1, "lowest", None),
+        ("The West region has the fewest overdue items.", "West", 1, "lowest", None),
+        ("South has the second-highest rate.", "South", 2, "highest", None),
+        ("Central comes last.", "Central", 1, "lowest", None),
+        ("North is second to last.", "North", 2, "lowest", None),
+        ("West leads the programme.", "West", 1, "highest", None),
+        ("The region with the highest rate is West.", "West", 1, "highest", None),
+        ("The highest compliance rate is in Central.", "Central", 1, "highest", None),
+    ],
+)
+def test_ranking_statements_become_ranking_claims(
+    answer: str, entity: str, rank: int, direction: str, bound: str | None
+) -> None:
+    (claim,) = extract_claims("TC_001", "q", answer).claims
+    assert (claim.kind, claim.entity, claim.value, claim.direction, claim.bound) == (
+        "ranking",
+        entity,
+        rank,
+        direction,
+        bound,
+    )
+    assert answer[claim.span[0] : claim.span[1]] == claim.text
+
+
+def test_a_top_n_list_is_one_membership_claim_per_entity() -> None:
+    answer = "The top three regions are West, East and Central."
+    claims = extract_claims("TC_001", "q", answer).claims
+    assert [(c.text, c.entity, c.value, c.bound, c.direction) for c in claims] == [
+        (name, name, 3.0, "at_most", "highest") for name in ("West", "East", "Central")
+    ]
+    listed = "The three regions with the most sites are West, East and South."
+    assert [c.kind for c in extract_claims("TC_001", "q", listed).claims] == ["ranking"] * 3
+
+
+def test_a_ranking_beside_figures_is_a_claim_of_its_own_and_a_negated_one_none() -> None:
+    answer = "West leads at 92.5%. North has the lowest rate. North does not have the most."
+    assert claims_of(answer) == [
+        ("West leads", "ranking", 1.0),
+        ("92.5%", "numeric", 92.5),
+        ("North has the lowest rate", "ranking", 1.0),
+    ]

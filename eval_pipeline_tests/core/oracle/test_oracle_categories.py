@@ -1,0 +1,230 @@
+"""The oracle on the kinds of claim issue #15 lists: values derived from the references, answers
+shaped like rows, numbers that are not claims, signed comparisons, units of time, dates as row
+labels, hedges and SQL references that declare their units. Each row is one answer with the
+verdict every claim of it must get; a wrong figure of each kind is accused and a right one is not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from eval_pipeline.core.claims.extract import extract_claims
+from eval_pipeline.core.models import ReferenceValue
+from eval_pipeline.core.oracle import verify_claims
+
+S, C, U = "supported", "contradicted", "unverifiable"
+
+
+def ref(
+    value: Any,
+    unit: str | None = None,
+    *,
+    name: str = "metric",
+    kind: str = "kpi",
+    params: dict[str, Any] | None = None,
+    column_units: dict[str, str] | None = None,
+    sql: str | None = None,
+) -> ReferenceValue:
+    shape = (
+        "table"
+        if isinstance(value, dict) and "rows" in value
+        else "mapping"
+        if isinstance(value, dict)
+        else "scalar"
+    )
+    reference: dict[str, Any] = {kind: name, "params": params or {}}
+    if sql is not None:
+        reference = {"sql": sql, "params": params or {}}
+    return ReferenceValue.model_validate(
+        {
+            "reference": reference,
+            "shape": shape,
+            "value": value,
+            "unit": unit,
+            "column_units": column_units or {},
+        }
+    )
+
+
+BY_GROUP = ref({"West": 42, "East": 37, "North": 21}, "count", name="completed_items")
+BY_MONTH = ref({"2026-01": 40, "2026-02": 48, "2026-03": 55}, "count", name="completed_items")
+FAILED = ref(25, "count", name="failed_items")
+ALL_ITEMS = ref(100, "count", name="items")
+WAIT = ref(150.0, "minutes", name="avg_wait")
+RATE = ref(92.47, "percent", name="completion_rate")
+PLANS = ref({"Pro 2": 42, "Team 10": 37}, "count", name="seats")
+SCORES = ref({"West": 4.21, "East": 3.87}, "number", name="avg_score")
+SQL_TABLE = ref(
+    {
+        "columns": ["group_name", "tickets", "avg_resolution"],
+        "rows": [["West", 420, 95.0], ["East", 380, 130.0]],
+    },
+    sql="SELECT group_name, COUNT(*) AS tickets, AVG(minutes) AS avg_resolution FROM t GROUP BY 1",
+    column_units={"avg_resolution": "minutes"},
+)
+REVENUE_BY_YEAR = ref(
+    {"columns": ["yr", "invoiced_usd", "collected_usd"], "rows": [[2025, 5_838_346, 5_705_057]]},
+    sql="SELECT yr, SUM(a) AS invoiced_usd, SUM(p) AS collected_usd FROM inv GROUP BY yr",
+)
+
+BANDS = ref({"1-50": 118, "51-200": 109, "1000+": 27}, "count", name="accounts_by_size")
+MODELS = ref(
+    {"columns": ["model", "units"], "rows": [["X5", 49], ["F-150", 180]]},
+    sql="SELECT model, COUNT(*) AS units FROM sales GROUP BY model",
+)
+WEEKS = ref(
+    {
+        "columns": ["week_start", "appointments", "visits", "no_shows"],
+        "rows": [["2024-07-22", 140, 112, 19], ["2024-07-29", 135, 111, 14]],
+    },
+    sql="SELECT week_start, appointments, visits, no_shows FROM weekly",
+)
+TWO_YEARS = ref(
+    {
+        "columns": ["month_start", "revenue"],
+        "rows": [
+            ["2024-01-01", 604_000],
+            ["2024-02-01", 633_000],
+            ["2025-01-01", 713_000],
+            ["2025-02-01", 687_000],
+        ],
+    },
+    sql="SELECT month_start, revenue FROM monthly",
+    column_units={"revenue": "currency"},
+)
+
+Row = tuple[str, str, list[ReferenceValue], list[str]]
+CATEGORIES: dict[str, list[Row]] = {
+    "derived-share": [
+        ("", "West made up 42% of completed items.", [BY_GROUP], [S]),
+        ("", "West made up 55% of completed items.", [BY_GROUP], [C]),
+        ("", "West and East together made up 79% of the total.", [BY_GROUP], [S]),
+    ],
+    "derived-one-in-n / x-out-of-y": [
+        ("", "One in 4 items failed.", [FAILED, ALL_ITEMS], [S]),
+        ("", "One in 10 items failed.", [FAILED, ALL_ITEMS], [C]),
+        ("", "West and East completed 8 out of 10 items.", [BY_GROUP], [S]),
+    ],
+    "derived-sum": [
+        ("", "Together West and East completed 79 items.", [BY_GROUP], [S]),
+        ("", "Together West and East completed 85 items.", [BY_GROUP], [C]),
+        ("", "All three groups completed 100 items in total.", [BY_GROUP], [S]),
+    ],
+    "derived-difference / ratio / growth / mean": [
+        ("", "West completed 5 more items than East.", [BY_GROUP], [S]),
+        ("", "West completed 9 more items than East.", [BY_GROUP], [C]),
+        ("", "West completed twice as many items as North.", [BY_GROUP], [S]),
+        ("", "Completions rose 14.6% from February to March 2026.", [BY_MONTH], [S]),
+        ("", "Completions rose 25% from February to March 2026.", [BY_MONTH], [C]),
+        ("", "We completed about 48 items a month in Q1 2026.", [BY_MONTH], [S]),
+    ],
+    "row-shaped": [
+        (
+            "",
+            "| Group | Tickets | Resolution |\n|---|---|---|\n| West | 420 | 95 min |\n"
+            "| East | 380 | 2.2 h |",
+            [SQL_TABLE],
+            [S, S, S, S],
+        ),
+        (
+            "",
+            "| Group | Tickets | Resolution |\n|---|---|---|\n| West | 420 | 95 min |\n"
+            "| East | 830 | 3.0 h |",
+            [SQL_TABLE],
+            [S, S, C, C],
+        ),
+        ("", "- West: 4.21\n- East: 3.78", [SCORES], [S, C]),
+    ],
+    "not-a-claim": [
+        ("", "Pro 2 has 42 seats and Team 10 has 37.", [PLANS], [U, S, U, S]),
+        ("", "West scored 4.21 out of 5.", [SCORES], [S]),
+        ("", "Our target is 90%; the completion rate is 92.5%.", [RATE], [S]),
+        ("", "Our 2027 plan aside, the completion rate is 92.5%.", [RATE], [S]),
+        (
+            "Which groups completed more than 40 items?",
+            "West completed more than 40: 42.",
+            [BY_GROUP],
+            [S],
+        ),
+    ],
+    "labels with numbers": [
+        ("", "- 1-50: 118 accounts\n- 1000+: 29 accounts", [BANDS], [U, S, U, C]),
+        ("", "| Model | Units |\n|---|---|\n| X5 | 49 |\n| F-150 | 160 |", [MODELS], [S, C]),
+    ],
+    "outside the references": [
+        ("", "Industry-wide, the completion rate runs closer to 40%.", [RATE], [U]),
+        ("", "Completed items get a 10% bonus; the completion rate is 92.5%.", [RATE], [U, S]),
+        ("", "Week of 29 July: 135 appointments, 14 no-shows (one in 10).", [WEEKS], [S, S, S]),
+        ("", "Week of 29 July: 135 appointments, 14 no-shows (one in 12).", [WEEKS], [S, S, C]),
+        (
+            "",
+            "| Month | 2025 | Change |\n|---|---|---|\n| January | $713K | +18.0% |",
+            [TWO_YEARS],
+            [S, S],
+        ),
+        (
+            "",
+            "| Month | 2025 | Change |\n|---|---|---|\n| January | $713K | +13.4% |",
+            [TWO_YEARS],
+            [S, C],
+        ),
+        (
+            "",
+            "January 2025 had the lower revenue, though February 2025 brought $687K.",
+            [TWO_YEARS],
+            [S],
+        ),
+    ],
+    "signed-comparison": [
+        ("", "March 2026: 55 (+7 on February).", [BY_MONTH], [S, S]),
+        ("", "March 2026: 55 (+9 on February).", [BY_MONTH], [S, C]),
+        ("", "West scored 0.34 points above East.", [SCORES], [S]),
+    ],
+    "duration": [
+        ("", "The average wait is 2.5 hours.", [WAIT], [S]),
+        ("", "The average wait is 4 hours.", [WAIT], [C]),
+        ("", "The average wait is 3 hours.", [WAIT], [S]),  # 2.5–3.5 hours as written
+        ("", "The average wait is 150 min.", [WAIT], [S]),
+        ("", "The median wait is 90 minutes.", [WAIT], [U]),
+    ],
+    "date-row-label": [
+        ("", "In January 2026 we completed 40 items, in March 2026 55.", [BY_MONTH], [S, S]),
+        ("", "On 2026-02 we completed 44 items.", [BY_MONTH], [C]),
+    ],
+    "hedge / bound": [
+        ("", "The completion rate is just under 93%.", [RATE], [S]),
+        ("", "The completion rate is just under 99%.", [RATE], [C]),
+        ("", "The completion rate is roughly 90%.", [RATE], [S]),
+    ],
+    "sql-units / periods / remainders": [
+        ("How much was invoiced in 2025?", "We invoiced $5.84M in 2025.", [REVENUE_BY_YEAR], [S]),
+        ("How much was invoiced in 2025?", "We invoiced $5.48M in 2025.", [REVENUE_BY_YEAR], [C]),
+        ("How much was invoiced in 2025?", "In 2022 we invoiced $0.43M.", [REVENUE_BY_YEAR], [U]),
+        (
+            "How much was invoiced in 2025?",
+            "The unpaid balance on 2025 invoices is $133K.",
+            [REVENUE_BY_YEAR],
+            [U],
+        ),
+    ],
+}
+ROWS = [(name, *row) for name, rows in CATEGORIES.items() for row in rows]
+
+
+@pytest.mark.parametrize(("category", "question", "answer", "refs", "expected"), ROWS)
+def test_category(
+    category: str, question: str, answer: str, refs: list[ReferenceValue], expected: list[str]
+) -> None:
+    contract = extract_claims("TC_001", question or "How are we doing?", answer)
+    verdicts = verify_claims(contract, refs, answer=answer, question=question)
+    why = [(c.text, v.reason) for c, v in zip(contract.claims, verdicts, strict=True)]
+    assert [v.verdict for v in verdicts] == expected, why
+
+
+def test_every_category_accuses_a_wrong_figure_and_passes_a_right_one() -> None:
+    for name, rows in CATEGORIES.items():
+        verdicts = [v for *_, expected in rows for v in expected]
+        if name != "not-a-claim":
+            assert S in verdicts and C in verdicts, name
