@@ -8,7 +8,7 @@ and one case's failure becomes that case's ``error`` state, never the batch's.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
@@ -38,7 +38,6 @@ from eval_pipeline.core.oracle import DEFAULT_RULE, ToleranceRule, oracle_dimens
 from eval_pipeline.core.oracle.llm_verifier import llm_claim_contract, oracle_llm_result
 from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime
 from eval_pipeline.core.warehouse.db import Database
-from eval_pipeline.runner.call_limit import CallLimit
 
 log = logging.getLogger(__name__)
 
@@ -68,15 +67,6 @@ def ask(adapter: ChatbotAdapter, case: GoldenCase) -> ChatPayload:
             status="error",
             errors=[f"adapter failed: {type(exc).__name__}: {exc}"],
         )
-
-
-def ask_in_turn(
-    adapter: ChatbotAdapter, case: GoldenCase, limit: CallLimit, priority: float
-) -> ChatPayload:
-    """One call in its turn under the bot's shared limit; its texts go to the encoder on arrival."""
-    with limit.slot(priority):
-        reply = ask(adapter, case)
-    return prefetch_embeddings(reply)
 
 
 def extract(
@@ -200,21 +190,6 @@ def score(
         judge_method=judge.method,
     )
     return dims
-
-
-def prefetch_references(
-    runtime: BKGRuntime, db: Database, cases: Iterable[GoldenCase], workers: int = 2
-) -> ThreadPoolExecutor:
-    """Recompute every case's references in the background while the chatbot answers.
-
-    References do not depend on the answer, so verification later finds them in the runtime's
-    memo. Shut the returned pool down (waiting) before counting the runtime's calls.
-    """
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="references")
-    for case in cases:
-        for ref in case.reference:
-            pool.submit(runtime.evaluate, ref, db)
-    return pool
 
 
 def prefetch_embeddings(payload: ChatPayload) -> ChatPayload:

@@ -4,7 +4,6 @@
 No ``from __future__ import annotations`` here: Dagster inspects the real type hints.
 """
 
-import time
 from collections import Counter
 from collections.abc import Sequence
 from statistics import fmean
@@ -17,9 +16,11 @@ from dagster import (
     AssetKey,
     AssetSpec,
     Output,
+    ResourceParam,
     asset,
 )
 
+from eval_pipeline.core.adapters.base import ChatbotAdapter
 from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.lineage.staleness import case_tables, mark_stale, stale_tables
 from eval_pipeline.core.models import (
@@ -28,10 +29,10 @@ from eval_pipeline.core.models import (
     OracleResult,
 )
 from eval_pipeline.core.steps import (
-    ask_in_turn,
+    ask,
     extract,
     map_concurrently,
-    prefetch_references,
+    prefetch_embeddings,
     prefetch_schema,
     score,
     verify,
@@ -55,8 +56,6 @@ from eval_pipeline.pipeline.batch import (
 from eval_pipeline.pipeline.io_manager import Batch
 from eval_pipeline.pipeline.partitions import BY_CASE, CASES, RUN_CASE
 from eval_pipeline.pipeline.resources import EvalEnvironment
-from eval_pipeline.runner.ask_ahead import ANSWERS_AHEAD
-from eval_pipeline.runner.call_limit import shared_limit
 from eval_pipeline.versions import STAGE_VERSIONS
 
 SCORING_CHUNK = 1000  # cases whose texts are encoded together: well within the embedding cache
@@ -129,62 +128,47 @@ def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -
 
 @per_case_asset("chatbot_responses")
 def chatbot_responses(
-    context: AssetExecutionContext, environment: EvalEnvironment, golden_cases: Batch
+    context: AssetExecutionContext,
+    environment: EvalEnvironment,
+    chatbot: ResourceParam[ChatbotAdapter],
+    golden_cases: Batch,
 ) -> Output[Batch]:
     """Ask the chatbot every case of the batch concurrently; a failed call is that case's error.
 
     A stored answer is reused when the case and the chatbot configuration are unchanged, unless
-    ``refresh`` is set. The fingerprints of the tables each case depends on are recorded with it.
+    ``refresh`` is set. Each answer records the data versions of the tables its case depends on,
+    as read before it was asked (by the step, or by the chatbot if it asked earlier).
     """
     step = Reusing(context, environment)
     env = step.env
-    s = env.settings
     stage = env.stage_fingerprints()
     fingerprints = {key: stage.chatbot(golden_cases.get(("", key[1]))) for key in step.keys}
-    asked = referenced = 0
-    taken: list[str] = []  # cases whose answer ``evaluate`` asked ahead
-    limit = shared_limit(s.chatbot_endpoint, s.concurrency)
-    started = time.monotonic()  # steps of overlapping waves ask in the order they started
+    asked = 0
 
     def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
-        nonlocal asked, referenced
+        nonlocal asked
         current = stage.tables
         cases = {k: c for k in keys if (c := golden_case(golden_cases, k[1])) is not None}
-        before = env.runtime.calls_made
-        references = (
-            prefetch_references(env.runtime, env.db, cases.values())
-            if s.executor == "in_process"  # the oracle step will find them in this process
-            else None
-        )
         prefetch_schema(env.bkg)
 
         def answer(key: tuple[str, str]) -> dict[str, Any]:
-            """Asked (or taken, if ``evaluate`` asked it ahead), with the data versions it
-            depends on, while other answers stream in."""
             case = cases[key]
-            early = ANSWERS_AHEAD.take((*key, fingerprints[key]))
-            if early is None:
-                payload, versions = ask_in_turn(env.adapter, case, limit, started), current
-            else:
-                payload, versions = early.reply.result(), early.table_versions
-                taken.append(key[1])
+            payload = prefetch_embeddings(ask(chatbot, case))
+            versions = payload.data_fingerprints or current
             tables = case_tables(case, env.bkg, payload.sql_statements)
             payload.data_fingerprints = {t: versions[t] for t in tables if t in versions}
             return payload.model_dump(mode="json")
 
-        out = map_concurrently(answer, {k: k for k in cases}, s.concurrency)
+        out = map_concurrently(answer, {k: k for k in cases}, env.settings.concurrency)
         asked = len(out)
-        if references is not None:
-            references.shutdown(wait=True)
-        referenced = env.runtime.calls_made - before
         for key in keys:
             if key not in out:
                 removed = ChatPayload(case_id=key[1], question="", status="error", errors=[REMOVED])
                 out[key] = removed.model_dump(mode="json")
         return out
 
-    batch = step.run(fingerprints, compute, refresh=s.refresh)
-    step.record_calls(chatbot=asked, reference=referenced)
+    batch = step.run(fingerprints, compute, refresh=env.settings.refresh)
+    step.record_calls(chatbot=asked)
     ok = [p for p in batch.values() if p["status"] == "ok"]
     latencies = [p["latency_s"] for p in ok if p.get("latency_s") is not None]
     ttfts = [p["ttft_s"] for p in ok if p.get("ttft_s") is not None]
@@ -199,7 +183,6 @@ def chatbot_responses(
         {
             "cases": len(batch),
             "chatbot_calls": asked,
-            "asked_before_the_run": len(taken),
             "errors": len(batch) - len(ok),
             "latency_mean_s": round(fmean(latencies), 3) if latencies else 0.0,
             "latency_p95_s": round(p95(latencies), 3),

@@ -6,6 +6,7 @@ import json
 
 from dagster import Definitions, ExecutorDefinition
 
+from eval_pipeline.core.adapters.base import ChatbotAdapter
 from eval_pipeline.pipeline.case_assets import (
     build_oracle_verdicts,
     chatbot_responses,
@@ -16,7 +17,7 @@ from eval_pipeline.pipeline.case_assets import (
 )
 from eval_pipeline.pipeline.executors import build_executor
 from eval_pipeline.pipeline.io_manager import ResultsIOManager
-from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.resources import EvalEnvironment, chatbot_resource
 from eval_pipeline.pipeline.run_assets import build_eval_run, eval_report
 from eval_pipeline.pipeline.sensors import (
     cases_job,
@@ -27,7 +28,6 @@ from eval_pipeline.pipeline.sensors import (
     summary_job,
     warehouse_refresh,
 )
-from eval_pipeline.runner.sqlite_storage import enable_event_batching
 from eval_pipeline.settings import Settings, load_settings
 
 
@@ -40,9 +40,12 @@ def bkg_table_names(settings: Settings) -> list[str]:
 
 
 def build_definitions(
-    overrides: dict[str, str] | None = None, executor: ExecutorDefinition | None = None
+    overrides: dict[str, str] | None = None,
+    executor: ExecutorDefinition | None = None,
+    chatbot: ChatbotAdapter | None = None,
 ) -> Definitions:
-    """Every job runs its steps with ``executor``, by default the one ``EVAL_EXECUTOR`` names."""
+    """Every job runs its steps with ``executor``, by default the one ``EVAL_EXECUTOR`` names, and
+    asks ``chatbot``, by default the one ``EVAL_CHATBOT_*`` describe."""
     environment = EvalEnvironment(overrides=overrides or {})
     settings = load_settings(**(overrides or {}))
     tables = bkg_table_names(settings)
@@ -61,11 +64,11 @@ def build_definitions(
         sensors=[nightly_evaluation, golden_dataset_sync, warehouse_refresh, summarize_after_cases],
         resources={
             "environment": environment,
+            "chatbot": chatbot or chatbot_resource.configured({"overrides": overrides or {}}),
             "results_io_manager": ResultsIOManager(environment=environment),
         },
         executor=executor or build_executor(settings.executor),
     )
 
 
-enable_event_batching()
 defs = build_definitions()

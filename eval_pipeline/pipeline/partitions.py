@@ -13,6 +13,8 @@ from dagster import (
     MultiToSingleDimensionPartitionMapping,
 )
 
+from eval_pipeline.pipeline.tags import RANGE_END_TAG, RANGE_START_TAG
+
 RUNS = DynamicPartitionsDefinition(name="eval_runs")
 CASES = DynamicPartitionsDefinition(name="golden_cases")
 RUN_CASE = MultiPartitionsDefinition({"run": RUNS, "case": CASES})
@@ -36,6 +38,16 @@ def check_key(key: str, what: str) -> str:
 
 def run_case_key(run_key: str, case_id: str) -> MultiPartitionKey:
     return MultiPartitionKey({"run": run_key, "case": case_id})
+
+
+def range_tags(first: str, last: str) -> dict[str, str]:
+    """The tags of one run over the partitions ``first`` to ``last``."""
+    return {RANGE_START_TAG: first, RANGE_END_TAG: last}
+
+
+def case_range_tags(run_key: str, first_case: str, last_case: str) -> dict[str, str]:
+    """The tags of one run over the run × [first_case, last_case] rectangle."""
+    return range_tags(str(run_case_key(run_key, first_case)), str(run_case_key(run_key, last_case)))
 
 
 def split_key(key: str | MultiPartitionKey) -> tuple[str, str]:

@@ -1,9 +1,12 @@
-"""The one resource every asset uses: a thin Dagster wrapper around ``Environment``."""
+"""The resources the assets use: the environment shared by a run's steps, and the chatbot."""
 
-from dagster import ConfigurableResource, InitResourceContext
+from collections.abc import Iterator
+
+from dagster import ConfigurableResource, Field, InitResourceContext, resource
 from pydantic import PrivateAttr
 
-from eval_pipeline.environment import Environment
+from eval_pipeline.core.adapters.base import ChatbotAdapter
+from eval_pipeline.environment import Environment, build_adapter
 from eval_pipeline.settings import load_settings
 
 
@@ -29,3 +32,18 @@ class EvalEnvironment(ConfigurableResource):  # type: ignore[type-arg]
         if self._env is None:
             self._env = Environment(load_settings(**self.overrides))
         return self._env
+
+
+@resource(
+    config_schema={"overrides": Field(dict, default_value={})},
+    description="The chatbot under evaluation, as the EVAL_CHATBOT_* settings describe it.",
+)
+def chatbot_resource(context: InitResourceContext) -> Iterator[ChatbotAdapter]:
+    """Built from settings and closed after the run. Assets take it as
+    ``ResourceParam[ChatbotAdapter]``, so a runner may install any adapter in its place
+    (``runner.ask_ahead.WaveChatbot``)."""
+    adapter = build_adapter(load_settings(**context.resource_config["overrides"]))
+    try:
+        yield adapter
+    finally:
+        adapter.close()

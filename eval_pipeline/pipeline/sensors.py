@@ -8,8 +8,10 @@ request in one atomic ``SensorResult``. A run targets one partitioning, so the r
 
 import json
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
+from croniter import croniter
 from dagster import (
     AddDynamicPartitionsRequest,
     AssetKey,
@@ -18,7 +20,6 @@ from dagster import (
     DagsterRunStatus,
     DefaultSensorStatus,
     DeleteDynamicPartitionsRequest,
-    MultiPartitionKey,
     RunRequest,
     RunStatusSensorContext,
     SensorEvaluationContext,
@@ -28,12 +29,6 @@ from dagster import (
     run_status_sensor,
     sensor,
 )
-from dagster._core.definitions.data_version import DATA_VERSION_TAG
-from dagster._core.storage.tags import (
-    ASSET_PARTITION_RANGE_END_TAG,
-    ASSET_PARTITION_RANGE_START_TAG,
-)
-from dagster._utils.schedules import reverse_cron_string_iterator
 
 from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.lineage.staleness import case_tables, table_fingerprints
@@ -45,10 +40,13 @@ from eval_pipeline.pipeline.partitions import (
     CASES,
     RUN_CASE,
     RUNS,
+    case_range_tags,
     check_key,
     contiguous_segments,
+    range_tags,
 )
 from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.tags import DATA_VERSION_TAG
 
 STAGE_TAG = "eval_pipeline/stage"
 RUN_KEY_TAG = "eval_pipeline/run_key"
@@ -73,15 +71,12 @@ def case_batch_requests(
     """One run per contiguous range of cases (a rectangle), all per-case assets in each."""
     requests = []
     for first, last in contiguous_segments(ordered_cases, wanted):
-        start = MultiPartitionKey({"run": run_key, "case": first})
-        end = MultiPartitionKey({"run": run_key, "case": last})
         requests.append(
             RunRequest(
                 run_key=f"{run_key}:{first}:{last}:{reason}",
                 run_config=REFRESH_CONFIG if refresh else {},
                 tags={
-                    ASSET_PARTITION_RANGE_START_TAG: str(start),
-                    ASSET_PARTITION_RANGE_END_TAG: str(end),
+                    **case_range_tags(run_key, first, last),
                     STAGE_TAG: "cases",
                     RUN_KEY_TAG: run_key,
                 },
@@ -91,7 +86,10 @@ def case_batch_requests(
 
 
 def latest_tick(cron: str, timezone: str, now: datetime) -> datetime:
-    return next(reverse_cron_string_iterator(now.timestamp(), cron, timezone))
+    """The last tick of ``cron`` in ``timezone`` at or before ``now``."""
+    local = (now + timedelta(microseconds=1)).astimezone(ZoneInfo(timezone))
+    tick: datetime = croniter(cron, local).get_prev(datetime)
+    return tick
 
 
 @sensor(job=cases_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
@@ -155,7 +153,7 @@ def golden_dataset_sync(
     requests = [
         RunRequest(
             run_key=f"golden:{first}:{last}:{context.cursor or ''}:{len(ordered)}",
-            tags={ASSET_PARTITION_RANGE_START_TAG: first, ASSET_PARTITION_RANGE_END_TAG: last},
+            tags=range_tags(first, last),
         )
         for first, last in contiguous_segments(ordered, changed)
     ]

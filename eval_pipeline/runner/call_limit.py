@@ -1,9 +1,9 @@
-"""One limit on concurrent chatbot calls per process, shared by every step asking the same bot.
+"""One limit on concurrent chatbot calls per evaluation, shared by every wave's steps.
 
 An evaluation runs its cases in waves whose Dagster runs overlap, so the next wave's questions
 fill the slots the current one leaves while its answers are evaluated. ``concurrency`` must stay
 the bot's limit across all of them, and the wave that started first must finish first (its
-evaluation can only begin when its last answer is in), so slots go to the earliest step waiting.
+evaluation can only begin when its last answer is in), so slots go to the earliest wave waiting.
 """
 
 from __future__ import annotations
@@ -64,13 +64,3 @@ class CallLimit:
                 heapq.heappop(self._waiting)[2].set()
             else:
                 self._free += 1
-
-
-_limits: dict[tuple[str, int], CallLimit] = {}
-_limits_lock = threading.Lock()
-
-
-def shared_limit(endpoint: str, capacity: int) -> CallLimit:
-    """The process's limit for ``endpoint`` at ``capacity``: the same object for every caller."""
-    with _limits_lock:
-        return _limits.setdefault((endpoint, capacity), CallLimit(capacity))

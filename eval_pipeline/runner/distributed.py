@@ -15,19 +15,14 @@ from typing import Any
 from dagster import (
     DagsterInstance,
     JobDefinition,
-    MultiPartitionKey,
     build_reconstructable_job,
     execute_job,
 )
-from dagster._core.definitions.reconstruct import ReconstructableJob
-from dagster._core.execution.execution_result import ExecutionResult
-from dagster._core.storage.tags import (
-    ASSET_PARTITION_RANGE_END_TAG,
-    ASSET_PARTITION_RANGE_START_TAG,
-)
 
 from eval_pipeline.pipeline.definitions import build_definitions
+from eval_pipeline.pipeline.partitions import case_range_tags
 from eval_pipeline.pipeline.sensors import cases_job
+from eval_pipeline.runner.internals import ExecutionResult, ReconstructableJob
 
 
 class RunFailed(RuntimeError):
@@ -89,15 +84,10 @@ def run_case_batch(
 
     The cases and the run key must already be registered as dynamic partitions.
     """
-    start = MultiPartitionKey({"run": run_key, "case": first_case})
-    end = MultiPartitionKey({"run": run_key, "case": last_case})
     return run_job(
         instance,
         cases_job.name,
         {"executor": "celery"},
-        tags={
-            ASSET_PARTITION_RANGE_START_TAG: str(start),
-            ASSET_PARTITION_RANGE_END_TAG: str(end),
-        },
+        tags=case_range_tags(run_key, first_case, last_case),
         run_config=run_config,
     )

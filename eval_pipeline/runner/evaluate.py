@@ -10,35 +10,34 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from collections.abc import Callable, Mapping, Sequence, Set
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, closing, nullcontext
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from dagster import AssetKey, DagsterInstance, MultiPartitionKey
-from dagster._core.storage.tags import (
-    ASSET_PARTITION_RANGE_END_TAG,
-    ASSET_PARTITION_RANGE_START_TAG,
-    PARTITION_NAME_TAG,
-)
+from dagster import AssetKey, DagsterInstance
 
+from eval_pipeline.core.adapters.base import ChatbotAdapter
 from eval_pipeline.core.lineage.staleness import table_fingerprints
 from eval_pipeline.core.lineage.up_to_date import up_to_date_cases
 from eval_pipeline.core.preflight import judge_problems, warehouse_problems
 from eval_pipeline.core.problems import InputError
-from eval_pipeline.core.steps import ask_in_turn, prefetch_schema
+from eval_pipeline.core.steps import prefetch_schema
 from eval_pipeline.environment import Environment
 from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
 from eval_pipeline.pipeline.definitions import build_definitions
 from eval_pipeline.pipeline.partitions import (
     CASES,
     RUNS,
+    case_range_tags,
     check_key,
     contiguous_segments,
     covering_segments,
+    range_tags,
+    run_case_key,
     split_segments,
     with_short_ends,
 )
@@ -49,8 +48,9 @@ from eval_pipeline.pipeline.sensors import (
     summary_job,
     table_observation,
 )
-from eval_pipeline.runner.ask_ahead import ANSWERS_AHEAD, first_questions
-from eval_pipeline.runner.call_limit import CallLimit, shared_limit
+from eval_pipeline.pipeline.tags import SINGLE_PARTITION_TAG
+from eval_pipeline.runner.ask_ahead import AnswersAhead, WaveChatbot, first_questions
+from eval_pipeline.runner.call_limit import CallLimit
 from eval_pipeline.runner.distributed import run_job
 from eval_pipeline.runner.heap import long_lived_objects_frozen
 from eval_pipeline.runner.inprocess import (
@@ -96,10 +96,6 @@ def dagster_instance(settings: Settings) -> DagsterInstance:
     return DagsterInstance.get()
 
 
-def range_tags(start: str, end: str) -> dict[str, str]:
-    return {ASSET_PARTITION_RANGE_START_TAG: start, ASSET_PARTITION_RANGE_END_TAG: end}
-
-
 def register_partitions(
     instance: DagsterInstance, run_key: str, case_ids: Sequence[str]
 ) -> list[str]:
@@ -128,22 +124,24 @@ def run_assets(
     *,
     tags: Mapping[str, str] | None = None,
     partition_key: str | None = None,
+    chatbot: ChatbotAdapter | None = None,
 ) -> None:
     """One Dagster run of ``selection`` on the executor ``EVAL_EXECUTOR`` names.
 
-    In process this is ``materialize`` without keeping the run's events and outputs in memory;
-    otherwise the run is the code location's job for the selection, which each step's process
-    (a subprocess, a Celery worker) rebuilds from ``overrides`` and its environment.
+    In process this is ``materialize`` without keeping the run's events and outputs in memory,
+    its steps asking ``chatbot`` if given; otherwise the run is the code location's job for the
+    selection, which each step's process (a subprocess, a Celery worker) rebuilds from
+    ``overrides`` and its environment, chatbot included.
     """
     executor = load_settings(**overrides).executor
     if executor == "in_process":
         prepare_in_process(
-            instance, selection, overrides, tags=tags, partition_key=partition_key
+            instance, selection, overrides, tags=tags, partition_key=partition_key, chatbot=chatbot
         ).execute()
         return
     run_tags = dict(tags or {})
     if partition_key is not None:
-        run_tags[PARTITION_NAME_TAG] = partition_key
+        run_tags[SINGLE_PARTITION_TAG] = partition_key
     job = JOB_OF_ASSETS[frozenset(selection)]
     run_job(instance, job, {**overrides, "executor": executor}, tags=run_tags, run_config=QUIET)
 
@@ -155,10 +153,11 @@ def prepare_in_process(
     *,
     tags: Mapping[str, str] | None = None,
     partition_key: str | None = None,
+    chatbot: ChatbotAdapter | None = None,
 ) -> PreparedRun:
     """The in-process run of ``selection``, created now and executed later."""
     return prepare_materialization(
-        build_definitions(dict(overrides)),
+        build_definitions(dict(overrides), chatbot=chatbot),
         selection,
         instance,
         run_config=QUIET,
@@ -168,28 +167,27 @@ def prepare_in_process(
 
 
 def asking_first_rounds(
-    env: Environment, run_key: str, selected: Sequence[str], limit: CallLimit
+    env: Environment,
+    run_key: str,
+    selected: Sequence[str],
+    limit: CallLimit,
+    answers: AnswersAhead,
 ) -> AbstractContextManager[int]:
     """In process, the first ``ROUNDS_AHEAD`` rounds of questions go out now, while Dagster sets
-    up the runs that will record the answers (see ``core.ask_ahead``); yields how many."""
+    up the runs that will record the answers (see ``runner.ask_ahead``); yields how many."""
     if env.settings.executor != "in_process":
         return nullcontext(0)
     stage = env.stage_fingerprints()
     stored = env.store.latest_rows("chatbot_responses", run_key, selected, with_payload=False)
     questions = first_questions(
-        run_key,
         {c: env.cases[c] for c in selected},
         stage.chatbot,
         {c: row.input_fingerprint for c, row in stored.items()},
         count=ROUNDS_AHEAD * limit.capacity,
         refresh=env.settings.refresh,
     )
-    started = time.monotonic()
-    return ANSWERS_AHEAD.asking(
-        questions,
-        lambda case: ask_in_turn(env.adapter, case, limit, started),
-        lambda: stage.tables,
-    )
+    first = WaveChatbot(env.adapter, limit, priority=-1)  # before every wave
+    return answers.asking(questions, first, lambda: stage.tables)
 
 
 def observe_unseen_tables(instance: DagsterInstance, env: Environment) -> None:
@@ -218,12 +216,12 @@ def up_to_date(
     if not current:
         return current
     materialized = instance.get_materialized_partitions(AssetKey(PER_CASE_ASSETS[-1]))
-    return {c for c in current if MultiPartitionKey({"run": run_key, "case": c}) in materialized}
+    return {c for c in current if run_case_key(run_key, c) in materialized}
 
 
 def run_waves(
     waves: Sequence[tuple[Sequence[str], int]],
-    run_wave: Callable[[Sequence[str]], None],
+    run_wave: Callable[[int, Sequence[str]], None],
     limit: CallLimit,
     granted: int,
     meanwhile: Callable[[], None] = lambda: None,
@@ -231,17 +229,18 @@ def run_waves(
     """Case runs in overlapping waves: while one wave's answers are evaluated, the next wave's
     questions already fill the chatbot's slots, so evaluation hides behind the chatbot's latency.
 
-    ``waves`` come in launch order, each with the number of calls its steps will make. Every
-    wave's steps share ``limit``, served to the earliest step first; ``granted`` is its count of
-    grants before the first wave's calls. Each wave is launched once the one before it has a
-    round of calls in flight (or all of its calls, if fewer), so no run sets up while a wave's
-    first calls are opened. Once the last wave is launched, ``meanwhile`` runs in this thread.
+    ``waves`` come in launch order, each with the number of calls its steps will make, and
+    ``run_wave`` gets each wave's place in that order. Every wave's steps share ``limit``, served
+    to the earliest wave first; ``granted`` is its count of grants before the first wave's calls.
+    Each wave is launched once the one before it has a round of calls in flight (or all of its
+    calls, if fewer), so no run sets up while a wave's first calls are opened. Once the last
+    wave is launched, ``meanwhile`` runs in this thread.
     """
     before = granted
     with ThreadPoolExecutor(WAVES_AT_ONCE, thread_name_prefix="wave") as pool:
         launched = []
-        for wave, calls in waves:
-            launched.append(pool.submit(run_wave, wave))
+        for place, (wave, calls) in enumerate(waves):
+            launched.append(pool.submit(run_wave, place, wave))
             limit.wait_for_grant(before + min(calls, limit.capacity) - 1, stop=launched[-1].done)
             before += calls
         meanwhile()
@@ -308,9 +307,10 @@ def evaluate(
         if unknown:
             raise ValueError(f"unknown case id(s) {unknown} in {env.settings.golden_path}")
         preflight(env, run_key, selected)
-        limit = shared_limit(env.settings.chatbot_endpoint, env.settings.concurrency)
-        granted = limit.granted  # before this evaluation's first call
-        with asking_first_rounds(env, run_key, selected, limit) as asked_ahead:
+        limit = CallLimit(env.settings.concurrency)
+        answers = AnswersAhead()
+        in_process = env.settings.executor == "in_process"
+        with asking_first_rounds(env, run_key, selected, limit, answers) as asked_ahead:
             instance = instance or dagster_instance(env.settings)
             ordered = register_partitions(instance, run_key, list(env.cases))
             observe_unseen_tables(instance, env)
@@ -324,8 +324,10 @@ def evaluate(
                     ordered,
                     selected,
                     limit=limit,
-                    granted=granted,
                     asked_ahead=asked_ahead,
+                    chatbot=partial(WaveChatbot, env.adapter, limit, answers=answers)
+                    if in_process
+                    else None,
                 )
         prune_runs(instance, env.settings.retain_runs)
         return env.store.latest("eval_run", run_key, [""])[""]
@@ -340,14 +342,15 @@ def materialize_graph(
     selected: Sequence[str],
     *,
     limit: CallLimit,
-    granted: int,
     asked_ahead: int,
+    chatbot: Callable[[float], ChatbotAdapter] | None,
 ) -> None:
     """The Dagster runs of ``evaluate``: changed golden cases, the cases not up to date in
     overlapping waves (stale ones once more), then the run-level assets.
 
-    ``granted`` is the chatbot's shared ``limit``'s count of grants before the evaluation's
-    first call; ``asked_ahead`` calls were made (or are waiting) since, each taking one.
+    In process, a wave's steps ask ``chatbot(priority)`` (waves launched earlier get a lower
+    one), all under ``limit``; ``asked_ahead`` calls were made (or are waiting) before the
+    first wave, each taking one of its slots.
     """
     cases = env.cases
 
@@ -360,21 +363,25 @@ def materialize_graph(
         segments: Sequence[tuple[str, str]],
         extra: Mapping[str, str],
         golden: Set[str] = frozenset(),
+        priority: float = 0,
     ) -> None:
         """Each segment's case run, after a run of the cases of ``golden`` it holds."""
         for first, last in segments:
             keys = ordered[position[first] : position[last] + 1]
             for g_first, g_last in contiguous_segments(keys, golden.intersection(keys)):
                 run(["golden_cases"], {}, tags=range_tags(g_first, g_last))
-            start = MultiPartitionKey({"run": run_key, "case": first})
-            end = MultiPartitionKey({"run": run_key, "case": last})
-            run(PER_CASE_ASSETS, extra, tags=range_tags(str(start), str(end)))
+            run(
+                PER_CASE_ASSETS,
+                extra,
+                tags=case_range_tags(run_key, first, last),
+                chatbot=chatbot(priority) if chatbot else None,
+            )
 
     stored = env.store.latest("golden_cases", "", selected)
     changed = {c for c in selected if stored.get(c) != cases[c].model_dump(mode="json")}
     current = set() if env.settings.refresh else up_to_date(instance, env, run_key, selected)
     segments = covering_segments(ordered, selected, set(selected) - current)
-    if segments and env.settings.executor == "in_process":  # steps encode in this process
+    if segments and chatbot:  # in process: the steps encode in this process
         prefetch_schema(env.bkg)  # the encoder loads on another core while Dagster sets up
     size = env.settings.cases_per_wave(len(selected) - len(current))
     waves = with_short_ends(split_segments(ordered, segments, size), env.settings.concurrency)
@@ -389,13 +396,13 @@ def materialize_graph(
         prepared.append(prepare_in_process(instance, RUN_ASSETS, overrides, partition_key=run_key))
 
     try:
-        if env.settings.executor == "in_process" and len(waves) > 1:
+        if chatbot and len(waves) > 1:
             with runs_in_threads(instance):
                 run_waves(
                     launch_order(waves, asked_ahead),
-                    lambda w: run_cases([(w[0], w[-1])], {}, changed),
+                    lambda place, w: run_cases([(w[0], w[-1])], {}, changed, priority=place),
                     limit,
-                    granted + asked_ahead,
+                    asked_ahead,
                     meanwhile=prepare_summary,
                 )
         else:  # steps in other processes cannot share the chatbot's limit: one at a time

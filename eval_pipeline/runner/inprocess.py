@@ -20,19 +20,18 @@ from dagster import (
     define_asset_job,
     in_process_executor,
 )
-from dagster._core.definitions.job_base import InMemoryJob
-from dagster._core.execution.api import (
+
+from eval_pipeline.runner.internals import (
+    DagsterRun,
     ExecuteRunWithPlanIterable,
+    InMemoryJob,
+    NoOpComputeLogManager,
+    PlanOrchestrationContextManager,
     create_execution_plan,
     job_execution_iterator,
-)
-from dagster._core.execution.context_creation_job import (
-    PlanOrchestrationContextManager,
+    merge_run_tags,
     orchestration_context_event_generator,
 )
-from dagster._core.execution.execute_in_process import merge_run_tags
-from dagster._core.storage.dagster_run import DagsterRun
-from dagster._core.storage.noop_compute_log_manager import NoOpComputeLogManager
 
 EPHEMERAL_JOB = "__eval_materialize__"
 

@@ -26,24 +26,23 @@ from typing import Any
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from dagster import DagsterEventType, Field, StringSource
-from dagster._config.config_schema import UserConfigSchema
-from dagster._core.errors import DagsterInvariantViolationError
-from dagster._core.events.log import EventLogEntry
-from dagster._core.storage.event_log.schema import (
-    SqlEventLogStorageMetadata,
-    SqlEventLogStorageTable,
-)
-from dagster._core.storage.event_log.sqlite import sqlite_event_log
-from dagster._core.storage.event_log.sqlite.sqlite_event_log import (
-    INDEX_SHARD_NAME,
-    SqliteEventLogStorage,
-)
-from dagster._core.storage.sql import get_alembic_config
-from dagster._serdes import ConfigurableClassData
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DatabaseError
 from sqlalchemy.pool import NullPool, QueuePool
+
+from eval_pipeline.runner.internals import (
+    INDEX_SHARD_NAME,
+    ConfigurableClassData,
+    DagsterInvariantViolationError,
+    EventLogEntry,
+    SqlEventLogStorageMetadata,
+    SqlEventLogStorageTable,
+    SqliteEventLogStorage,
+    UserConfigSchema,
+    get_alembic_config,
+    sqlite_event_log,
+)
 
 BATCH_SIZE_ENV = "DAGSTER_EVENT_BATCH_SIZE"
 DEFAULT_BATCH_SIZE = 1000

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from eval_pipeline.runner.call_limit import CallLimit, shared_limit
+from eval_pipeline.runner.call_limit import CallLimit
 
 
 def _queued(limit: CallLimit, n: int) -> None:
@@ -71,10 +71,3 @@ def test_waiting_for_a_grant_ends_on_the_grant_or_on_stop() -> None:
     threading.Timer(0.05, granted.start).start()
     limit.wait_for_grant(0, stop=lambda: False, poll_s=1.0)
     assert limit.granted == 1
-
-
-def test_steps_asking_the_same_bot_share_one_limit() -> None:
-    a = shared_limit("sse:http://bot-a", 4)
-    assert shared_limit("sse:http://bot-a", 4) is a
-    assert shared_limit("sse:http://bot-b", 4) is not a
-    assert shared_limit("sse:http://bot-a", 8).capacity == 8

@@ -30,15 +30,12 @@ from dagster import (
     instance_for_test,
     materialize,
 )
-from dagster._core.storage.tags import (
-    ASSET_PARTITION_RANGE_END_TAG,
-    ASSET_PARTITION_RANGE_START_TAG,
-)
 from kombu import Connection
 
 from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.pipeline.definitions import build_definitions
 from eval_pipeline.pipeline.executors import BROKER_ENV, QUEUE_ENV, write_worker_config
+from eval_pipeline.pipeline.partitions import range_tags
 from eval_pipeline.runner.distributed import run_case_batch
 from eval_pipeline.runner.evaluate import (
     PER_CASE_ASSETS,
@@ -252,10 +249,6 @@ def reference(deployment: Deployment, tmp_path_factory: pytest.TempPathFactory) 
         summary = evaluate(RUN_KEY, overrides=tiny_sqlite_settings(folder), instance=instance)
     store = ResultsStore(f"sqlite:///{folder / 'home' / 'results.db'}")
     return Reference(summary=summary, scores=store.latest("judge_scores", RUN_KEY))
-
-
-def range_tags(first: str, last: str) -> dict[str, str]:
-    return {ASSET_PARTITION_RANGE_START_TAG: first, ASSET_PARTITION_RANGE_END_TAG: last}
 
 
 def test_case_batch_on_two_celery_workers_matches_the_in_process_run(
