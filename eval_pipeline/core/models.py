@@ -180,6 +180,13 @@ class GoldenCase(_Model):
         return self.expected_answer.strip().upper() not in {"", "N/A", "NA", "NONE", "TBD"}
 
 
+class RemovedCase(_Model):
+    """A case partition whose golden case is no longer in the dataset."""
+
+    id: str
+    removed: Literal[True] = True
+
+
 # --------------------------------------------------------------------------- chatbot payload
 
 
@@ -315,8 +322,17 @@ class DimensionResult(_Model):
 
 
 class CaseScores(_Model):
+    """A case's every dimension, with what the run's gates need to know of the case."""
+
     case_id: str
-    dimensions: dict[str, DimensionResult]
+    dimensions: dict[str, DimensionResult] = Field(default_factory=dict)
+    has_expected_answer: bool = False
+    has_reference: bool = False
+    tags: list[str] = Field(default_factory=list)
+    chatbot_errors: list[str] = Field(default_factory=list)
+    stale_tables: list[str] = Field(default_factory=list)
+    cost: dict[str, Any] = Field(default_factory=dict)
+    removed: bool = False
 
 
 class CaseOutcome(_Model):

@@ -51,6 +51,9 @@ STEP_CALLS = sa.Table(
 
 CALL_KINDS = ("chatbot", "judge", "reference")
 
+# The key column of a record that is not per run (a golden case) or not per case (a run's
+# summary); ``case_records`` and ``run_record`` read them.
+RUN_WIDE = ""
 _BATCH = 500
 _IN_LIMIT = 1000  # case ids filtered in SQL up to this many; more are filtered while reading
 
@@ -145,6 +148,14 @@ class ResultsStore:
     ) -> dict[str, dict[str, Any]]:
         """Newest payload per case of one run (all cases when ``case_ids`` is None)."""
         return {c: row.payload for c, row in self.latest_rows(asset, run_key, case_ids).items()}
+
+    def case_records(self, asset: str, case_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """Newest payload per case of an asset that is not per run (``golden_cases``)."""
+        return self.latest(asset, RUN_WIDE, case_ids)
+
+    def run_record(self, asset: str, run_key: str) -> dict[str, Any] | None:
+        """Newest payload of a run-level asset (``eval_run``) for ``run_key``."""
+        return self.latest(asset, run_key, [RUN_WIDE]).get(RUN_WIDE)
 
     def latest_rows(
         self,

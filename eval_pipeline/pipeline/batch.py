@@ -23,13 +23,17 @@ from dagster import (
 )
 
 from eval_pipeline.core.hashing import content_hash
-from eval_pipeline.core.lineage.fingerprints import as_case
 from eval_pipeline.core.lineage.reuse import reuse_or_compute
 from eval_pipeline.core.llm.client import CostLedger, JudgeClient
-from eval_pipeline.core.models import (
-    GoldenCase,
+from eval_pipeline.core.models import GoldenCase
+from eval_pipeline.pipeline.io_manager import (
+    Batch,
+    FingerprintedBatch,
+    Key,
+    Records,
+    as_payload,
+    as_record,
 )
-from eval_pipeline.pipeline.io_manager import Batch, FingerprintedBatch
 from eval_pipeline.pipeline.partitions import split_key
 from eval_pipeline.pipeline.resources import EvalEnvironment
 
@@ -44,12 +48,20 @@ SINGLE_RUN = BackfillPolicy.single_run()
 REMOVED = "removed from the golden dataset"
 
 
-def keys_of(context: AssetExecutionContext) -> list[tuple[str, str]]:
+def keys_of(context: AssetExecutionContext) -> list[Key]:
     return [split_key(k) for k in context.partition_keys]
 
 
-def golden_case(golden: Batch, case_id: str) -> GoldenCase | None:
-    return as_case(golden.get(("", case_id)))
+def golden_case(golden: Records, key: Key) -> GoldenCase | None:
+    """The golden case of a run × case partition; None when it was removed from the dataset."""
+    case = golden.get(key[1])
+    return case if isinstance(case, GoldenCase) else None
+
+
+def golden_json(golden: Records, key: Key) -> dict[str, Any] | None:
+    """The stored golden record of a partition, as the stage fingerprints hash it."""
+    case = golden.get(key[1])
+    return None if case is None else as_payload(case)
 
 
 def md_table(
@@ -86,7 +98,8 @@ def versioned(batch: Batch) -> Output[Batch]:
     Dagster gives all partitions of one output the same data version, so the version is per batch;
     per-case reuse is decided by the input fingerprints.
     """
-    return Output(batch, data_version=DataVersion(content_hash(sorted(batch.items()))))
+    payloads = sorted((key, as_payload(record)) for key, record in batch.items())
+    return Output(batch, data_version=DataVersion(content_hash(payloads)))
 
 
 class Reusing:
@@ -97,8 +110,7 @@ class Reusing:
         self.env = environment.env
         self.asset = context.assets_def.key.path[-1]
         self.keys = keys_of(context)
-        self.fingerprints: dict[tuple[str, str], str] = {}
-        self.previous: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+        self.previous: dict[Key, tuple[str, dict[str, Any]]] = {}
         for run_key in {r for r, _ in self.keys}:
             cases = [c for r, c in self.keys if r == run_key]
             for case_id, row in self.env.store.latest_rows(self.asset, run_key, cases).items():
@@ -106,12 +118,15 @@ class Reusing:
 
     def run(
         self,
-        fingerprints: dict[tuple[str, str], str],
-        compute: Callable[[Sequence[tuple[str, str]]], Mapping[tuple[str, str], dict[str, Any]]],
+        fingerprints: dict[Key, str],
+        compute: Callable[[Sequence[Key]], Mapping[Key, Any]],
         *,
         refresh: bool = False,
     ) -> FingerprintedBatch:
+        """Each partition's record: reused if its input fingerprint is unchanged, else computed."""
         values, reused = reuse_or_compute(fingerprints, self.previous, compute, refresh=refresh)
+        for key in reused:  # stored as JSON: validated only when reused
+            values[key] = as_record(self.asset, values[key])
         log_metrics(self.context, {"reused": len(reused), "computed": len(values) - len(reused)})
         return FingerprintedBatch(values, fingerprints=fingerprints, reused=reused)
 

@@ -21,12 +21,14 @@ from dagster import (
 )
 
 from eval_pipeline.core.adapters.base import ChatbotAdapter
-from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.lineage.staleness import case_tables, mark_stale, stale_tables
 from eval_pipeline.core.models import (
+    CaseScores,
     ChatPayload,
     ClaimContract,
+    GoldenCase,
     OracleResult,
+    RemovedCase,
 )
 from eval_pipeline.core.steps import (
     ask,
@@ -47,13 +49,14 @@ from eval_pipeline.pipeline.batch import (
     Reusing,
     case_cost,
     golden_case,
+    golden_json,
     judge_requests,
     log_metrics,
     log_table,
     p95,
     versioned,
 )
-from eval_pipeline.pipeline.io_manager import Batch
+from eval_pipeline.pipeline.io_manager import Batch, Key, Records
 from eval_pipeline.pipeline.partitions import BY_CASE, CASES, RUN_CASE
 from eval_pipeline.pipeline.resources import EvalEnvironment
 from eval_pipeline.versions import STAGE_VERSIONS
@@ -108,20 +111,12 @@ def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -
     and an edited case would stale nothing downstream.
     """
     cases = environment.env.cases
-    out: Batch = {}
-    for case_id in context.partition_keys:
-        case = cases.get(case_id)
-        out[("", case_id)] = (
-            case.model_dump(mode="json") if case else {"id": case_id, "removed": True}
-        )
-    tags = Counter(t for c in out.values() for t in c.get("tags", []))
-    log_metrics(
-        context,
-        {
-            "cases": len(out),
-            "removed": sum(bool(c.get("removed")) for c in out.values()),
-        },
-    )
+    out: dict[str, GoldenCase | RemovedCase] = {
+        case_id: cases.get(case_id) or RemovedCase(id=case_id) for case_id in context.partition_keys
+    }
+    kept = [c for c in out.values() if isinstance(c, GoldenCase)]
+    log_metrics(context, {"cases": len(out), "removed": len(out) - len(kept)})
+    tags = Counter(t for c in kept for t in c.tags)
     log_table(context, "cases per tag", ["tag", "cases"], tags.most_common())
     return versioned(out)
 
@@ -131,7 +126,7 @@ def chatbot_responses(
     context: AssetExecutionContext,
     environment: EvalEnvironment,
     chatbot: ResourceParam[ChatbotAdapter],
-    golden_cases: Batch,
+    golden_cases: Records,
 ) -> Output[Batch]:
     """Ask the chatbot every case of the batch concurrently; a failed call is that case's error.
 
@@ -142,41 +137,41 @@ def chatbot_responses(
     step = Reusing(context, environment)
     env = step.env
     stage = env.stage_fingerprints()
-    fingerprints = {key: stage.chatbot(golden_cases.get(("", key[1]))) for key in step.keys}
+    fingerprints = {key: stage.chatbot(golden_json(golden_cases, key)) for key in step.keys}
     asked = 0
 
-    def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+    def compute(keys: Sequence[Key]) -> dict[Key, ChatPayload]:
         nonlocal asked
         current = stage.tables
-        cases = {k: c for k in keys if (c := golden_case(golden_cases, k[1])) is not None}
+        cases = {k: c for k in keys if (c := golden_case(golden_cases, k)) is not None}
         prefetch_schema(env.bkg)
 
-        def answer(key: tuple[str, str]) -> dict[str, Any]:
-            case = cases[key]
+        def answer(case: GoldenCase) -> ChatPayload:
             payload = prefetch_embeddings(ask(chatbot, case))
             versions = payload.data_fingerprints or current
             tables = case_tables(case, env.bkg, payload.sql_statements)
             payload.data_fingerprints = {t: versions[t] for t in tables if t in versions}
-            return payload.model_dump(mode="json")
+            return payload
 
-        out = map_concurrently(answer, {k: k for k in cases}, env.settings.concurrency)
+        out = map_concurrently(answer, cases, env.settings.concurrency)
         asked = len(out)
         for key in keys:
             if key not in out:
-                removed = ChatPayload(case_id=key[1], question="", status="error", errors=[REMOVED])
-                out[key] = removed.model_dump(mode="json")
+                out[key] = ChatPayload(
+                    case_id=key[1], question="", status="error", errors=[REMOVED]
+                )
         return out
 
     batch = step.run(fingerprints, compute, refresh=env.settings.refresh)
     step.record_calls(chatbot=asked)
-    ok = [p for p in batch.values() if p["status"] == "ok"]
-    latencies = [p["latency_s"] for p in ok if p.get("latency_s") is not None]
-    ttfts = [p["ttft_s"] for p in ok if p.get("ttft_s") is not None]
+    ok = [p for p in batch.values() if p.status == "ok"]
+    latencies = [p.latency_s for p in ok if p.latency_s is not None]
+    ttfts = [p.ttft_s for p in ok if p.ttft_s is not None]
     log_table(
         context,
         "failed chatbot calls",
         ["run", "case", "error"],
-        [(r, c, "; ".join(p["errors"])) for (r, c), p in batch.items() if p["status"] != "ok"],
+        [(r, c, "; ".join(p.errors)) for (r, c), p in batch.items() if p.status != "ok"],
     )
     log_metrics(
         context,
@@ -196,32 +191,31 @@ def chatbot_responses(
 def extracted_claims(
     context: AssetExecutionContext,
     environment: EvalEnvironment,
-    golden_cases: Batch,
-    chatbot_responses: Batch,
+    golden_cases: Records,
+    chatbot_responses: Records,
 ) -> Output[Batch]:
     """Pass 1 of the oracle: every claim of every answer, numbered into a contract."""
     step = Reusing(context, environment)
     judge = step.env.judge
     stage = step.env.stage_fingerprints()
     fingerprints = {
-        key: stage.claims(golden_cases.get(("", key[1])), content_hash(chatbot_responses[key]))
+        key: stage.claims(golden_json(golden_cases, key), chatbot_responses.hashes[key])
         for key in step.keys
     }
 
-    def extract_one(key: tuple[str, str]) -> dict[str, Any]:
-        case = golden_case(golden_cases, key[1])
+    def extract_one(key: Key) -> ClaimContract:
+        case = golden_case(golden_cases, key)
         if case is None:
-            return ClaimContract(case_id=key[1], method="none").model_dump(mode="json")
-        payload = ChatPayload.model_validate(chatbot_responses[key])
-        return extract(case, payload, judge).model_dump(mode="json")
+            return ClaimContract(case_id=key[1], method="none")
+        return extract(case, chatbot_responses[key], judge)
 
-    def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+    def compute(keys: Sequence[Key]) -> dict[Key, ClaimContract]:
         return map_concurrently(extract_one, {k: k for k in keys}, step.env.settings.concurrency)
 
     before = judge_requests(judge)
     batch = step.run(fingerprints, compute)
     step.record_calls(judge=judge_requests(judge) - before)
-    counts = [len(c["claims"]) for c in batch.values()]
+    counts = [len(c.claims) for c in batch.values()]
     log_metrics(
         context,
         {"cases": len(batch), "claims": sum(counts), "claims_per_case_max": max(counts, default=0)},
@@ -244,9 +238,9 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
     def oracle_verdicts(
         context: AssetExecutionContext,
         environment: EvalEnvironment,
-        golden_cases: Batch,
-        chatbot_responses: Batch,
-        extracted_claims: Batch,
+        golden_cases: Records,
+        chatbot_responses: Records,
+        extracted_claims: Records,
     ) -> Output[Batch]:
         """Pass 2: recompute each case's references on the live database and judge every claim.
 
@@ -259,28 +253,33 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
         current = stage.tables
         fingerprints = {
             key: stage.oracle(
-                golden_cases.get(("", key[1])),
-                content_hash(chatbot_responses[key]),
-                content_hash(extracted_claims[key]),
+                golden_json(golden_cases, key),
+                chatbot_responses.hashes[key],
+                extracted_claims.hashes[key],
             )
             for key in step.keys
         }
 
-        def verify_one(key: tuple[str, str]) -> dict[str, Any]:
-            case = golden_case(golden_cases, key[1])
+        def verify_one(key: Key) -> OracleResult:
+            case = golden_case(golden_cases, key)
             if case is None:
-                return OracleResult(case_id=key[1], error=REMOVED).model_dump(mode="json")
-            payload = ChatPayload.model_validate(chatbot_responses[key])
-            contract = ClaimContract.model_validate(extracted_claims[key])
+                return OracleResult(case_id=key[1], error=REMOVED)
+            payload: ChatPayload = chatbot_responses[key]
             result = verify(
-                case, payload, contract, env.runtime, env.db, env.judge, env.settings.tolerance_rule
+                case,
+                payload,
+                extracted_claims[key],
+                env.runtime,
+                env.db,
+                env.judge,
+                env.settings.tolerance_rule,
             )
             changed = stale_tables(payload, current)
             if changed and payload.status == "ok":
                 result = mark_stale(result, changed)
-            return result.model_dump(mode="json")
+            return result
 
-        def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        def compute(keys: Sequence[Key]) -> dict[Key, OracleResult]:
             return map_concurrently(verify_one, {k: k for k in keys}, env.settings.concurrency)
 
         before = judge_requests(env.judge)
@@ -291,18 +290,18 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
         totals: Counter[str] = Counter()
         contradicted = []
         for (_, case_id), result in batch.items():
-            totals.update(v["verdict"] for v in result["verdicts"])
+            totals.update(v.verdict for v in result.verdicts)
             contradicted += [
-                (case_id, v["claim_id"], v["reason"])
-                for v in result["verdicts"]
-                if v["verdict"] == "contradicted"
+                (case_id, v.claim_id, v.reason)
+                for v in result.verdicts
+                if v.verdict == "contradicted"
             ]
         log_metrics(
             context,
             {
                 **{f"verdicts_{k}": v for k, v in sorted(totals.items())},
                 "reference_calls": referenced,
-                "stale_cases": sum(bool(r.get("stale_tables")) for r in batch.values()),
+                "stale_cases": sum(bool(r.stale_tables) for r in batch.values()),
             },
         )
         log_table(context, "contradicted claims", ["case", "claim", "why"], contradicted)
@@ -315,9 +314,9 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
 def judge_scores(
     context: AssetExecutionContext,
     environment: EvalEnvironment,
-    golden_cases: Batch,
-    chatbot_responses: Batch,
-    oracle_verdicts: Batch,
+    golden_cases: Records,
+    chatbot_responses: Records,
+    oracle_verdicts: Records,
 ) -> Output[Batch]:
     """Every dimension of every case, each scored, skipped or in error — never invented."""
     step = Reusing(context, environment)
@@ -326,54 +325,49 @@ def judge_scores(
     stage = env.stage_fingerprints()
     fingerprints = {
         key: stage.scores(
-            golden_cases.get(("", key[1])),
-            content_hash(chatbot_responses[key]),
-            content_hash(oracle_verdicts[key]),
+            golden_json(golden_cases, key),
+            chatbot_responses.hashes[key],
+            oracle_verdicts.hashes[key],
         )
         for key in step.keys
     }
 
-    def compute(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
-        out: dict[tuple[str, str], dict[str, Any]] = {}
+    def compute(keys: Sequence[Key]) -> dict[Key, CaseScores]:
+        out: dict[Key, CaseScores] = {}
         for start in range(0, len(keys), SCORING_CHUNK):
             out.update(score_chunk(keys[start : start + SCORING_CHUNK]))
         return out
 
-    def score_chunk(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
-        warm_embeddings(
-            [
-                t
-                for k in keys
-                for t in (chatbot_responses[k]["question"], chatbot_responses[k]["answer"])
-            ]
-        )
-        out: dict[tuple[str, str], dict[str, Any]] = {}
-        for key in keys:
-            case = golden_case(golden_cases, key[1])
-            payload = ChatPayload.model_validate(chatbot_responses[key])
+    def score_chunk(keys: Sequence[Key]) -> dict[Key, CaseScores]:
+        payloads: dict[Key, ChatPayload] = {k: chatbot_responses[k] for k in keys}
+        warm_embeddings([t for p in payloads.values() for t in (p.question, p.answer)])
+        out: dict[Key, CaseScores] = {}
+        for key, payload in payloads.items():
+            case = golden_case(golden_cases, key)
             if case is None:
-                out[key] = {"case_id": key[1], "removed": True, "chatbot_errors": [REMOVED]}
+                out[key] = CaseScores(case_id=key[1], removed=True, chatbot_errors=[REMOVED])
                 continue
+            verdicts: OracleResult = oracle_verdicts[key]
             dims = score(
                 case,
                 payload,
-                OracleResult.model_validate(oracle_verdicts[key]),
+                verdicts,
                 bkg=env.bkg,
                 sla=env.settings.latency_sla,
                 live_catalog=env.live_catalog,
                 judge=judge,
                 use_cache=env.settings.judge_use_cache,
             )
-            out[key] = {
-                "cost": case_cost(judge.ledger, case.id) if judge else {},
-                "case_id": case.id,
-                "has_expected_answer": case.has_expected_answer,
-                "has_reference": bool(case.reference),
-                "tags": case.tags,
-                "chatbot_errors": payload.errors if payload.status == "error" else [],
-                "stale_tables": oracle_verdicts[key].get("stale_tables", []),
-                "dimensions": {n: d.model_dump(mode="json") for n, d in dims.items()},
-            }
+            out[key] = CaseScores(
+                case_id=case.id,
+                dimensions=dims,
+                has_expected_answer=case.has_expected_answer,
+                has_reference=bool(case.reference),
+                tags=case.tags,
+                chatbot_errors=payload.errors if payload.status == "error" else [],
+                stale_tables=verdicts.stale_tables,
+                cost=case_cost(judge.ledger, case.id) if judge else {},
+            )
         return out
 
     before = judge_requests(judge)
@@ -381,8 +375,8 @@ def judge_scores(
     step.record_calls(judge=judge_requests(judge) - before)
     states: dict[str, Counter[str]] = {}
     for record in batch.values():
-        for name, dim in record.get("dimensions", {}).items():
-            states.setdefault(name, Counter())[dim["state"]] += 1
+        for name, dim in record.dimensions.items():
+            states.setdefault(name, Counter())[dim.state] += 1
     log_metrics(context, {"cases": len(batch)})
     log_table(
         context,

@@ -1,55 +1,85 @@
-"""IO manager that stores batched, multi-partition outputs in the results store.
+"""IO manager that stores batched, multi-partition outputs in the results store, as models.
 
 Dagster's built-in file IO managers refuse an output covering many partitions. Here an asset's
-value is ``{(run_key, case_id): record}`` for all the partitions of the step (``run_key`` is ""
-for case-only assets, ``case_id`` is "" for run-only assets), written as one batch and read back
-as the newest record per partition.
+value maps each partition of the step to its record — ``(run_key, case_id)`` for run × case
+assets, the case id for ``golden_cases``, the run key for run assets — written as one batch and
+read back as the newest record per partition, validated into the asset's model.
 """
 
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from dagster import (
-    ConfigurableIOManager,
-    InputContext,
-    MultiPartitionKey,
-    OutputContext,
-)
+from dagster import ConfigurableIOManager, InputContext, MultiPartitionKey, OutputContext
+from pydantic import BaseModel
 
 from eval_pipeline.core.hashing import content_hash
-from eval_pipeline.core.results_store import ResultsStore, StoredRecord
+from eval_pipeline.core.models import (
+    CaseScores,
+    ChatPayload,
+    ClaimContract,
+    GoldenCase,
+    OracleResult,
+    RemovedCase,
+)
+from eval_pipeline.core.results_store import RUN_WIDE, ResultsStore, StoredRecord
 from eval_pipeline.pipeline.partitions import CASES, RUNS, split_key
 from eval_pipeline.pipeline.resources import EvalEnvironment
 
-Batch = dict[tuple[str, str], dict[str, Any]]
+Key = tuple[str, str]  # (run_key, case_id) of a run × case partition
+Batch = dict[Any, Any]  # partition → record: a model, or a plain dict for the run assets
 # AssetIn metadata: the input is a ``StoredRecords``, read from the store a chunk at a time
 IN_CHUNKS = {"read": "in chunks"}
 CHUNK = 1000
 
 
+def golden_record(payload: dict[str, Any]) -> GoldenCase | RemovedCase:
+    if payload.get("removed"):
+        return RemovedCase.model_validate(payload)
+    return GoldenCase.model_validate(payload)
+
+
+RECORDS: dict[str, Any] = {
+    "golden_cases": golden_record,
+    "chatbot_responses": ChatPayload.model_validate,
+    "extracted_claims": ClaimContract.model_validate,
+    "oracle_verdicts": OracleResult.model_validate,
+    "judge_scores": CaseScores.model_validate,
+}
+
+
+def as_record(asset: str, payload: dict[str, Any]) -> Any:
+    """The model of a stored payload of ``asset`` (run assets keep plain dicts)."""
+    model = RECORDS.get(asset)
+    return model(payload) if model else payload
+
+
+def as_payload(record: Any) -> Any:
+    return record.model_dump(mode="json") if isinstance(record, BaseModel) else record
+
+
+class Records(Batch):
+    """An input's newest record per partition, each with the content hash stored beside it."""
+
+    def __init__(self, records: Batch, hashes: Mapping[Any, str]) -> None:
+        super().__init__(records)
+        self.hashes = dict(hashes)
+
+
 class FingerprintedBatch(Batch):
     """A batch that also says each record's input fingerprint and which records were reused."""
 
-    def __init__(
-        self,
-        values: Batch,
-        *,
-        fingerprints: dict[tuple[str, str], str],
-        reused: set[tuple[str, str]],
-    ) -> None:
+    def __init__(self, values: Batch, *, fingerprints: dict[Key, str], reused: set[Key]) -> None:
         super().__init__(values)
         self.fingerprints = fingerprints
         self.reused = reused
 
 
 class StoredRecords:
-    """The newest record of each of an input's partitions, in key order, read a chunk at a time:
-    a run-level step over 10,000 cases never holds all their records (hundreds of MiB) at once."""
+    """The newest record of each of an input's run × case partitions, in key order, read a chunk
+    at a time: a run-level step over 10,000 cases never holds all their records at once."""
 
-    def __init__(
-        self, store: ResultsStore, asset: str, wanted: Mapping[str, Sequence[str]]
-    ) -> None:
+    def __init__(self, store: ResultsStore, asset: str, wanted: Mapping[str, Sequence[str]]):
         self._store = store
         self._asset = asset
         self.keys = sorted(
@@ -61,7 +91,7 @@ class StoredRecords:
     def __len__(self) -> int:
         return len(self.keys)
 
-    def records(self) -> Iterator[tuple[tuple[str, str], dict[str, Any]]]:
+    def records(self) -> Iterator[tuple[Key, Any]]:
         for start in range(0, len(self.keys), CHUNK):
             chunk = self.keys[start : start + CHUNK]
             by_run: dict[str, list[str]] = defaultdict(list)
@@ -73,16 +103,17 @@ class StoredRecords:
                 for case_id, payload in self._store.latest(self._asset, run_key, case_ids).items()
             }
             for key in chunk:
-                yield key, loaded[key]
+                yield key, as_record(self._asset, loaded[key])
 
 
-def key_pair(partitions_def: Any, key: str | MultiPartitionKey) -> tuple[str, str]:
-    """(run_key, case_id) of a partition key of any of the graph's partitionings."""
+def partition_of(partitions_def: Any, key: str | MultiPartitionKey) -> tuple[Any, Key]:
+    """The batch key of a partition, and its (run_key, case_id) row in the results store."""
     if partitions_def == CASES:
-        return "", str(key)
+        return str(key), (RUN_WIDE, str(key))
     if partitions_def == RUNS:
-        return str(key), ""
-    return split_key(key)
+        return str(key), (str(key), RUN_WIDE)
+    pair = split_key(key)
+    return pair, pair
 
 
 class ResultsIOManager(ConfigurableIOManager):
@@ -90,39 +121,44 @@ class ResultsIOManager(ConfigurableIOManager):
 
     def handle_output(self, context: OutputContext, obj: Batch) -> None:
         asset = context.asset_key.path[-1]
-        pairs = [key_pair(context.asset_partitions_def, k) for k in context.asset_partition_keys]
-        missing = [p for p in pairs if p not in obj]
+        parts = [
+            partition_of(context.asset_partitions_def, k) for k in context.asset_partition_keys
+        ]
+        missing = [key for key, _ in parts if key not in obj]
         if missing:
             raise ValueError(f"{asset}: no record produced for partitions {missing[:5]}")
         fingerprints = getattr(obj, "fingerprints", {})
         reused = getattr(obj, "reused", set())
-        records = (
-            StoredRecord(
-                run_key=r,
-                case_id=c,
-                payload=obj[(r, c)],
-                content_hash=content_hash(obj[(r, c)]),
-                input_fingerprint=fingerprints.get((r, c), ""),
-                reused=(r, c) in reused,
-            )
-            for r, c in pairs
-        )
 
+        def stored(key: Any, row: Key) -> StoredRecord:
+            payload = as_payload(obj[key])
+            return StoredRecord(
+                run_key=row[0],
+                case_id=row[1],
+                payload=payload,
+                content_hash=content_hash(payload),
+                input_fingerprint=fingerprints.get(key, ""),
+                reused=key in reused,
+            )
+
+        records = (stored(key, row) for key, row in parts)
         written = self.environment.env.store.append(asset, records, context.run_id)
-        if len(pairs) == 1:  # on a batch it would be copied onto every partition's event
+        if len(parts) == 1:  # on a batch it would be copied onto every partition's event
             context.add_output_metadata({"records_written": written})
 
-    def load_input(self, context: InputContext) -> Batch | StoredRecords:
+    def load_input(self, context: InputContext) -> Records | StoredRecords:
         asset = context.asset_key.path[-1]
-        wanted: dict[str, list[str]] = defaultdict(list)
-        for key in context.asset_partition_keys:
-            run_key, case_id = key_pair(context.asset_partitions_def, key)
-            wanted[run_key].append(case_id)
+        rows: dict[str, dict[str, Any]] = defaultdict(dict)
+        for partition in context.asset_partition_keys:
+            key, (run_key, case_id) = partition_of(context.asset_partitions_def, partition)
+            rows[run_key][case_id] = key
         store = self.environment.env.store
         if (context.definition_metadata or {}).get("read") == IN_CHUNKS["read"]:
-            return StoredRecords(store, asset, wanted)
-        batch: Batch = {}
-        for run_key, case_ids in wanted.items():
-            for case_id, payload in store.latest(asset, run_key, case_ids).items():
-                batch[(run_key, case_id)] = payload
-        return batch
+            return StoredRecords(store, asset, {r: list(cases) for r, cases in rows.items()})
+        records: Batch = {}
+        hashes: dict[Any, str] = {}
+        for run_key, keys in rows.items():
+            for case_id, row in store.latest_rows(asset, run_key, keys).items():
+                records[keys[case_id]] = as_record(asset, row.payload)
+                hashes[keys[case_id]] = row.content_hash
+        return Records(records, hashes)

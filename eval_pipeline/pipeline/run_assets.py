@@ -22,12 +22,9 @@ from dagster import (
 
 from eval_pipeline.core.aggregate import for_summary, judge_case, summarize_run
 from eval_pipeline.core.analysis.compare import compare_runs
-from eval_pipeline.core.models import (
-    DimensionResult,
-)
 from eval_pipeline.core.report.claim_results import write_summary
 from eval_pipeline.core.report.html import render_report
-from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.core.results_store import RUN_WIDE, ResultsStore
 from eval_pipeline.pipeline.batch import (
     GROUP,
     IO,
@@ -107,21 +104,17 @@ def build_eval_run(blocking: bool) -> Any:
         outcomes = []
         costs = []
         for (_, case_id), record in judge_scores.records():
-            costs.append(record.get("cost", {}))
-            dims = {
-                n: DimensionResult.model_validate(d)
-                for n, d in record.get("dimensions", {}).items()
-            }
+            costs.append(record.cost)
             outcomes.append(
                 for_summary(
                     judge_case(
                         case_id,
-                        dims,
-                        has_expected_answer=record.get("has_expected_answer", False),
-                        has_reference=record.get("has_reference", False),
-                        chatbot_errors=record.get("chatbot_errors", []),
+                        record.dimensions,
+                        has_expected_answer=record.has_expected_answer,
+                        has_reference=record.has_reference,
+                        chatbot_errors=record.chatbot_errors,
                         policy=env.policy,
-                        tags=record.get("tags", []),
+                        tags=record.tags,
                     )
                 )
             )
@@ -149,7 +142,7 @@ def build_eval_run(blocking: bool) -> Any:
         )
         comparison = summary["comparison"] or {}
         yield Output(
-            {(run_key, ""): summary},
+            {run_key: summary},
             metadata={
                 "cases": summary["cases_total"],
                 "pass_rate": summary["pass_rate"],
@@ -191,7 +184,7 @@ def provenance(
     A case is reused when every per-case step's current record was reused, or predates the
     previous summary (an evaluation that found the case up to date did not run it again).
     """
-    previous = store.latest_rows("eval_run", run_key, [""], with_payload=False).get("")
+    previous = store.latest_rows("eval_run", run_key, [RUN_WIDE], with_payload=False).get(RUN_WIDE)
     since = previous.id if previous else 0
     run_ids: set[str] = set()
     reused = set(case_ids)
@@ -207,9 +200,9 @@ def provenance(
 def baseline_summary(store: ResultsStore, run_key: str, configured: str) -> dict[str, Any] | None:
     """The configured baseline run, else the run evaluated before this one."""
     if configured and configured != run_key:
-        return store.latest("eval_run", configured, [""]).get("")
+        return store.run_record("eval_run", configured)
     keys = [k for k in store.run_keys("eval_run") if k != run_key]
-    return store.latest("eval_run", keys[-1], [""]).get("") if keys else None
+    return store.run_record("eval_run", keys[-1]) if keys else None
 
 
 def run_cost(case_costs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -251,7 +244,7 @@ def eval_report(
     """A self-contained HTML report with the evidence behind every verdict."""
     env = environment.env
     run_key = context.partition_key
-    summary = eval_run[(run_key, "")]
+    summary = eval_run[run_key]
 
     def details(ids: Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
         return {
@@ -262,7 +255,7 @@ def eval_report(
     history = [
         s
         for k in env.store.run_keys("eval_run")[-HISTORY_RUNS:]
-        if k != run_key and (s := env.store.latest("eval_run", k, [""]).get(""))
+        if k != run_key and (s := env.store.run_record("eval_run", k))
     ]
     html = render_report(
         summary, details, history=[*history, summary], comparison=summary.get("comparison")
@@ -278,4 +271,4 @@ def eval_report(
             "bytes": len(encoded),
         }
     )
-    return {(run_key, ""): {"report_path": str(path), "bytes": len(encoded)}}
+    return {run_key: {"report_path": str(path), "bytes": len(encoded)}}

@@ -146,7 +146,7 @@ def golden_dataset_sync(
     added = [check_key(c, "case") for c in cases if c not in set(known)]
     removed = [c for c in known if c not in cases]
     ordered = [c for c in known if c in cases] + added
-    stored = env.store.latest("golden_cases", "", list(cases))
+    stored = env.store.case_records("golden_cases", list(cases))
     changed = [c for c in ordered if stored.get(c) != cases[c].model_dump(mode="json")]
     if not (added or removed or changed):
         return SkipReason("golden dataset unchanged")

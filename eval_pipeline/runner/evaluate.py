@@ -330,7 +330,7 @@ def evaluate(
                     else None,
                 )
         prune_runs(instance, env.settings.retain_runs)
-        return env.store.latest("eval_run", run_key, [""])[""]
+        return env.store.run_record("eval_run", run_key)
 
 
 def materialize_graph(
@@ -377,7 +377,7 @@ def materialize_graph(
                 chatbot=chatbot(priority) if chatbot else None,
             )
 
-    stored = env.store.latest("golden_cases", "", selected)
+    stored = env.store.case_records("golden_cases", selected)
     changed = {c for c in selected if stored.get(c) != cases[c].model_dump(mode="json")}
     current = set() if env.settings.refresh else up_to_date(instance, env, run_key, selected)
     segments = covering_segments(ordered, selected, set(selected) - current)

@@ -85,7 +85,7 @@ def test_stored_records_are_read_in_key_order_a_chunk_at_a_time(
     store = ResultsStore(f"sqlite:///{tmp_path / 'r.db'}")
 
     def write(case_id: str, version: int) -> None:
-        payload = {"case": case_id, "version": version}
+        payload = {"case_id": case_id, "tags": [f"v{version}"]}
         store.append("judge_scores", [StoredRecord("r1", case_id, payload, str(version))], "run")
 
     for case_id in ("c", "a", "e", "b"):
@@ -103,10 +103,10 @@ def test_stored_records_are_read_in_key_order_a_chunk_at_a_time(
     records = StoredRecords(store, "judge_scores", {"r1": ["a", "b", "c", "d", "e"]})
     assert len(records) == 4, "a partition with no record is left out"
     assert reads == [], "nothing is read before the records are iterated"
-    assert [(k, r["version"]) for k, r in records.records()] == [
-        (("r1", "a"), 2),
-        (("r1", "b"), 1),
-        (("r1", "c"), 1),
-        (("r1", "e"), 1),
+    assert [(k, r.tags) for k, r in records.records()] == [
+        (("r1", "a"), ["v2"]),
+        (("r1", "b"), ["v1"]),
+        (("r1", "c"), ["v1"]),
+        (("r1", "e"), ["v1"]),
     ]
     assert reads == [["a", "b"], ["c", "e"]]

@@ -300,7 +300,7 @@ def test_case_batch_on_two_celery_workers_matches_the_in_process_run(
     assert {c: comparable_scores(s) for c, s in scores.items()} == {
         c: comparable_scores(s) for c, s in reference.scores.items()
     }
-    summary = store.latest("eval_run", RUN_KEY, [""])[""]
+    summary = store.run_record("eval_run", RUN_KEY)
     assert comparable_summary(summary) == comparable_summary(reference.summary)
     assert summary["cases_passed"] == len(CASES)
 

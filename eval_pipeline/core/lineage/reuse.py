@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from eval_pipeline.core.hashing import content_hash
 
 K = TypeVar("K")
+V = TypeVar("V")
 
 
 def fingerprint(*parts: Any) -> str:
@@ -26,11 +27,11 @@ def reusable(fingerprint: str, stored: str | None, *, refresh: bool) -> bool:
 
 def reuse_or_compute(
     fingerprints: Mapping[K, str],
-    previous: Mapping[K, tuple[str, dict[str, Any]]],
-    compute: Callable[[Sequence[K]], Mapping[K, dict[str, Any]]],
+    previous: Mapping[K, tuple[str, V]],
+    compute: Callable[[Sequence[K]], Mapping[K, V]],
     *,
     refresh: bool = False,
-) -> tuple[dict[K, dict[str, Any]], set[K]]:
+) -> tuple[dict[K, V], set[K]]:
     """Previous payloads whose fingerprint matches, freshly computed ones for the rest.
 
     Returns the payload per key and the set of reused keys; ``refresh`` recomputes everything.

@@ -21,7 +21,7 @@ def up_to_date_cases(
     A case whose stored verdicts are stale (its tables changed after the answer) is never up to
     date: it must be asked again.
     """
-    golden = store.latest("golden_cases", "", case_ids)
+    golden = store.case_records("golden_cases", case_ids)
     responses, claims, scores = (
         store.latest_rows(name, run_key, case_ids, with_payload=False)
         for name in ("chatbot_responses", "extracted_claims", "judge_scores")
