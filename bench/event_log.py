@@ -26,12 +26,10 @@ from dagster import (
     instance_for_test,
     materialize,
 )
-from dagster._core.storage.tags import (
-    ASSET_PARTITION_RANGE_END_TAG,
-    ASSET_PARTITION_RANGE_START_TAG,
-)
 
-from eval_pipeline.runner.sqlite_storage import BATCH_SIZE_ENV, test_instance_overrides
+from eval_pipeline.pipeline.tags import RANGE_END_TAG, RANGE_START_TAG
+from eval_pipeline.runner.sqlite_storage import BATCH_SIZE_ENV
+from eval_pipeline_tests.dagster_helpers import batching_event_log
 
 RUNS_NAME, CASES_NAME = "bench_runs", "bench_cases"
 RUNS = DynamicPartitionsDefinition(name=RUNS_NAME)
@@ -63,7 +61,7 @@ def timed_run(partitions: int, batching: bool) -> float:
     with (
         tempfile.TemporaryDirectory() as home,
         instance_for_test(
-            overrides=test_instance_overrides(os.path.join(home, "events")) if batching else None,
+            overrides=batching_event_log(os.path.join(home, "events")) if batching else None,
             temp_dir=home,
         ) as instance,
     ):
@@ -79,8 +77,8 @@ def timed_run(partitions: int, batching: bool) -> float:
             resources={"io_manager": DiscardIOManager()},
             run_config=QUIET,
             tags={
-                ASSET_PARTITION_RANGE_START_TAG: str(first),
-                ASSET_PARTITION_RANGE_END_TAG: str(last),
+                RANGE_START_TAG: str(first),
+                RANGE_END_TAG: str(last),
             },
         )
         elapsed = time.perf_counter() - start

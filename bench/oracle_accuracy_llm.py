@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.oracle_accuracy import CASES, demo_warehouse, reference_value
 from eval_pipeline.core.claims.extract import extract_claims
-from eval_pipeline.core.llm.client import JudgeClient, LLMSettings
+from eval_pipeline.core.llm.client import JudgeClient
+from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.models import (
     ChatPayload,
     ClaimContract,

@@ -27,7 +27,7 @@ from eval_pipeline.core.inputs import load_bkg, load_golden
 from eval_pipeline.core.lineage.fingerprints import StageFingerprints
 from eval_pipeline.core.lineage.staleness import table_fingerprints
 from eval_pipeline.core.llm.client import CostLedger, JudgeClient
-from eval_pipeline.core.models import BKG, GoldenCase
+from eval_pipeline.core.models import BKG, ChatPayload, DimensionResult, GoldenCase, OracleResult
 from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime
 from eval_pipeline.core.warehouse.db import Database
@@ -165,6 +165,23 @@ class Environment:
             scoring={"sla": s.latency_sla.model_dump()},
             oracle=dataclasses.asdict(s.tolerance_rule),
             table_fingerprints=lambda: table_fingerprints(self.db, self.bkg),
+        )
+
+    def score(
+        self, case: GoldenCase, payload: ChatPayload, oracle: OracleResult, *, use_cache: bool
+    ) -> dict[str, DimensionResult]:
+        """Every dimension of one answer, with this evaluation's BKG, SLA, catalog and judge."""
+        from eval_pipeline.core.steps import score  # the encoder's stack, only when scoring
+
+        return score(
+            case,
+            payload,
+            oracle,
+            bkg=self.bkg,
+            sla=self.settings.latency_sla,
+            live_catalog=self.live_catalog,
+            judge=self.judge,
+            use_cache=use_cache,
         )
 
     @property

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
+from croniter import croniter
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from eval_pipeline.core.dimensions.latency import LatencySLA
-from eval_pipeline.core.llm.client import LLMSettings
-from eval_pipeline.core.oracle.tolerance import ToleranceRule
+from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.problems import InputError, Problem
+
+if TYPE_CHECKING:
+    from eval_pipeline.core.oracle.tolerance import ToleranceRule
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEMO_DATA = PROJECT_ROOT / "data" / "demo"
@@ -179,9 +182,7 @@ class Settings(BaseSettings):
     @field_validator("nightly_cron")
     @classmethod
     def _valid_cron(cls, value: str) -> str:
-        from dagster._utils.schedules import is_valid_cron_string
-
-        if not is_valid_cron_string(value):
+        if not croniter.is_valid(value):
             raise ValueError(f"not a valid cron expression: {value!r}")
         return value
 
@@ -235,6 +236,8 @@ class Settings(BaseSettings):
 
     @property
     def tolerance_rule(self) -> ToleranceRule:
+        from eval_pipeline.core.oracle.tolerance import ToleranceRule
+
         return ToleranceRule(hedge_units=self.hedge_units, hedge_cap=self.hedge_cap)
 
     @property

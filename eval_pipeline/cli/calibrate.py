@@ -9,18 +9,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eval_pipeline.cli.args import at_least_one
-from eval_pipeline.core.analysis.calibration import (
-    CalibrationResult,
-    calibrate,
-    calibration_status,
-    load_human_labels,
-)
-from eval_pipeline.core.inputs import load_bkg
-from eval_pipeline.core.llm.client import CostLedger, JudgeClient
 from eval_pipeline.settings import load_settings
+
+if TYPE_CHECKING:
+    from eval_pipeline.core.analysis.calibration import CalibrationResult
 
 
 def _fmt(value: float | None) -> str:
@@ -59,6 +54,14 @@ def format_calibration(result: CalibrationResult, statuses: Mapping[tuple[str, s
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
+    from eval_pipeline.core.analysis.calibration import (
+        calibrate,
+        calibration_status,
+        load_human_labels,
+    )
+    from eval_pipeline.core.inputs import load_bkg
+    from eval_pipeline.core.llm.client import CostLedger, JudgeClient
+
     settings = load_settings()
     base = settings.llm
     if base is None:

@@ -10,17 +10,18 @@ import argparse
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eval_pipeline.cli.args import at_least_one
-from eval_pipeline.core.analysis.compare import compare_runs, trend
-from eval_pipeline.core.analysis.history import create_history_views
-from eval_pipeline.core.report.junit import junit_xml
-from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.settings import load_settings
+
+if TYPE_CHECKING:
+    from eval_pipeline.core.results_store import ResultsStore
 
 
 def _store() -> ResultsStore:
+    from eval_pipeline.core.results_store import ResultsStore
+
     return ResultsStore(load_settings().results_store_url)
 
 
@@ -30,10 +31,10 @@ def load_summary(ref: str, store: ResultsStore | None = None) -> dict[str, Any]:
     if ref.endswith(".json") and path.is_file():
         summary: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         return summary
-    found = (store or _store()).latest("eval_run", ref, [""])
-    if "" not in found:
+    found = (store or _store()).run_record("eval_run", ref)
+    if found is None:
         raise ValueError(f"no run summary for run key {ref!r} in the results store")
-    return found[""]
+    return found
 
 
 def _fmt(value: float | None, spec: str = ".2f") -> str:
@@ -102,6 +103,8 @@ def format_comparison(result: Mapping[str, Any]) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    from eval_pipeline.core.analysis.compare import compare_runs
+
     store = _store()
     result = compare_runs(
         load_summary(args.base, store),
@@ -146,6 +149,9 @@ def format_trend(result: Mapping[str, Any]) -> str:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
+    from eval_pipeline.core.analysis.compare import trend
+    from eval_pipeline.core.analysis.history import create_history_views
+
     store = _store()
     if args.create_views:
         names = create_history_views(store.engine)
@@ -161,6 +167,8 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_junit(args: argparse.Namespace) -> int:
+    from eval_pipeline.core.report.junit import junit_xml
+
     xml = junit_xml(load_summary(args.run))
     if args.output:
         Path(args.output).write_text(xml, encoding="utf-8")

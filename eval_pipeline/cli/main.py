@@ -19,7 +19,6 @@ from eval_pipeline.cli.repeats import (
     wants_repeats,
 )
 from eval_pipeline.core.problems import InputError
-from eval_pipeline.core.warehouse.db import redact_url
 from eval_pipeline.settings import ExecutorKind, load_settings
 
 
@@ -90,6 +89,7 @@ def demo_slas(ttft_s: float, tokens_per_s: float) -> dict[str, str]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from eval_pipeline.core.warehouse.db import redact_url
     from eval_pipeline.demo import warehouse
     from eval_pipeline.demo.bot.runner import start_bot
     from eval_pipeline.runner.evaluate import new_run_key
@@ -171,6 +171,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 
 def cmd_warehouse(args: argparse.Namespace) -> int:
+    from eval_pipeline.core.warehouse.db import redact_url
     from eval_pipeline.demo import warehouse
 
     url = args.database_url or load_settings().warehouse_url

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from eval_pipeline.core.inputs import database_problems
-from eval_pipeline.core.llm.client import JudgeClient, JudgeUnavailableError, LLMSettings
+from eval_pipeline.core.llm.client import JudgeClient, JudgeUnavailableError
+from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.models import BKG
 from eval_pipeline.core.problems import Problem
 

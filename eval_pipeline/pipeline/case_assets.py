@@ -36,7 +36,6 @@ from eval_pipeline.core.steps import (
     map_concurrently,
     prefetch_embeddings,
     prefetch_schema,
-    score,
     verify,
     warm_embeddings,
 )
@@ -348,19 +347,11 @@ def judge_scores(
                 out[key] = CaseScores(case_id=key[1], removed=True, chatbot_errors=[REMOVED])
                 continue
             verdicts: OracleResult = oracle_verdicts[key]
-            dims = score(
-                case,
-                payload,
-                verdicts,
-                bkg=env.bkg,
-                sla=env.settings.latency_sla,
-                live_catalog=env.live_catalog,
-                judge=judge,
-                use_cache=env.settings.judge_use_cache,
-            )
             out[key] = CaseScores(
                 case_id=case.id,
-                dimensions=dims,
+                dimensions=env.score(
+                    case, payload, verdicts, use_cache=env.settings.judge_use_cache
+                ),
                 has_expected_answer=case.has_expected_answer,
                 has_reference=bool(case.reference),
                 tags=case.tags,

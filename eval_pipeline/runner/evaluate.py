@@ -135,35 +135,17 @@ def run_assets(
     """
     executor = load_settings(**overrides).executor
     if executor == "in_process":
-        prepare_in_process(
-            instance, selection, overrides, tags=tags, partition_key=partition_key, chatbot=chatbot
-        ).execute()
+        defs = build_definitions(dict(overrides), chatbot=chatbot)
+        run = prepare_materialization(
+            defs, selection, instance, run_config=QUIET, tags=tags, partition_key=partition_key
+        )
+        run.execute()
         return
     run_tags = dict(tags or {})
     if partition_key is not None:
         run_tags[SINGLE_PARTITION_TAG] = partition_key
     job = JOB_OF_ASSETS[frozenset(selection)]
     run_job(instance, job, {**overrides, "executor": executor}, tags=run_tags, run_config=QUIET)
-
-
-def prepare_in_process(
-    instance: DagsterInstance,
-    selection: Sequence[str],
-    overrides: Mapping[str, str],
-    *,
-    tags: Mapping[str, str] | None = None,
-    partition_key: str | None = None,
-    chatbot: ChatbotAdapter | None = None,
-) -> PreparedRun:
-    """The in-process run of ``selection``, created now and executed later."""
-    return prepare_materialization(
-        build_definitions(dict(overrides), chatbot=chatbot),
-        selection,
-        instance,
-        run_config=QUIET,
-        tags=tags,
-        partition_key=partition_key,
-    )
 
 
 def asking_first_rounds(
@@ -393,7 +375,11 @@ def materialize_graph(
     prepared: list[PreparedRun] = []
 
     def prepare_summary() -> None:
-        prepared.append(prepare_in_process(instance, RUN_ASSETS, overrides, partition_key=run_key))
+        defs = build_definitions(dict(overrides))
+        summary = prepare_materialization(
+            defs, RUN_ASSETS, instance, run_config=QUIET, partition_key=run_key
+        )
+        prepared.append(summary)
 
     try:
         if chatbot and len(waves) > 1:

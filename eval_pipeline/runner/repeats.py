@@ -16,7 +16,7 @@ from dagster import DagsterInstance
 from eval_pipeline.core.aggregate import judge_case
 from eval_pipeline.core.analysis.repeats import JUDGE_OVERALLS, summarize_repeats
 from eval_pipeline.core.models import ChatPayload, OracleResult
-from eval_pipeline.core.steps import map_concurrently, score, warm_embeddings
+from eval_pipeline.core.steps import map_concurrently, warm_embeddings
 from eval_pipeline.environment import Environment
 from eval_pipeline.pipeline.partitions import check_key
 from eval_pipeline.pipeline.run_assets import write_json
@@ -50,19 +50,9 @@ def rejudge(
         errors = payload.errors if payload.status == "error" else []
         out = []
         for _ in range(times):
-            dims = score(
-                case,
-                payload,
-                oracle,
-                bkg=env.bkg,
-                sla=env.settings.latency_sla,
-                live_catalog=env.live_catalog,
-                judge=judge,
-                use_cache=False,
-            )
             outcome = judge_case(
                 case_id,
-                dims,
+                env.score(case, payload, oracle, use_cache=False),
                 has_expected_answer=case.has_expected_answer,
                 has_reference=bool(case.reference),
                 chatbot_errors=errors,

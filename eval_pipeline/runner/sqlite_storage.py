@@ -77,20 +77,6 @@ def default_base_dir() -> str:
     return os.path.join(home, "history", "runs")
 
 
-def test_instance_overrides(base_dir: str) -> dict[str, Any]:
-    """``instance_for_test(overrides=...)`` that puts the event log in this storage."""
-    return {
-        "event_log_storage": {
-            "module": __name__,
-            "class": BatchingSqliteEventLogStorage.__name__,
-            "config": {"base_dir": base_dir},
-        }
-    }
-
-
-test_instance_overrides.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
-
-
 @cache
 def _migrations() -> ScriptDirectory:
     """Dagster's event log migration scripts, parsed once per process."""

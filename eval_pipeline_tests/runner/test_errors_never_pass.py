@@ -85,7 +85,8 @@ def test_an_unknown_model_and_an_unreachable_judge_name_their_variables(
 
 
 def test_a_judge_that_only_rate_limits_is_not_a_misconfiguration() -> None:
-    from eval_pipeline.core.llm.client import JudgeClient, LLMSettings
+    from eval_pipeline.core.llm.client import JudgeClient
+    from eval_pipeline.core.llm.settings import LLMSettings
     from eval_pipeline.core.preflight import judge_problems
 
     with ScriptedOpenAI(api_key="sk-test") as server:

@@ -57,9 +57,9 @@ from eval_pipeline.runner.sqlite_storage import (
     BATCH_SIZE_ENV,
     BatchingSqliteEventLogStorage,
     enable_event_batching,
-    test_instance_overrides,
 )
 from eval_pipeline.settings import PROJECT_ROOT
+from eval_pipeline_tests.dagster_helpers import batching_event_log
 
 FAST_DIR = "/dev/shm" if os.path.isdir("/dev/shm") else None
 RUNS_NAME, CASES_NAME = "t_runs", "t_cases"
@@ -226,9 +226,7 @@ def states() -> Iterator[dict[str, dict[str, Any]]]:
             os.environ[BATCH_SIZE_ENV] = batch_size
             with tempfile.TemporaryDirectory(dir=FAST_DIR) as home:
                 overrides = (
-                    test_instance_overrides(os.path.join(home, "events"))
-                    if name == "batching"
-                    else None
+                    batching_event_log(os.path.join(home, "events")) if name == "batching" else None
                 )
                 with instance_for_test(overrides=overrides, temp_dir=home) as instance:
                     out[name] = snapshot(instance, play_scenario(instance))

@@ -94,7 +94,7 @@ def load_run_cases(
     responses = store.latest("chatbot_responses", run_key, case_ids)
     if not responses:
         raise ValueError(f"no chatbot responses for run key {run_key!r} in the results store")
-    golden = store.latest("golden_cases", "", responses)
+    golden = store.case_records("golden_cases", responses)
     verdicts = store.latest("oracle_verdicts", run_key, responses)
     scored = store.latest("judge_scores", run_key, responses)
     cases = []

@@ -24,57 +24,22 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
-from typing import Any, ClassVar, Literal, cast
+from typing import Any, ClassVar, cast
 
 import jsonschema
 import openai
 import sqlalchemy as sa
 from openai.types.chat import ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
 from eval_pipeline.core.hashing import content_hash
+from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.results_store import shared_engine
 
 log = logging.getLogger(__name__)
 
-SEVEN_DAYS_S = 7 * 24 * 3600.0
 _MAX_QUOTED_REPLY = 4000
 PROBE_PROMPT = "Reply with the single word OK."
-
-
-class LLMSettings(BaseModel):
-    """Where the judge model is and how to call it; ``api_version`` set means Azure OpenAI."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    base_url: str = Field(description="OpenAI-compatible base URL, or the Azure endpoint.")
-    api_key: SecretStr
-    model: str
-    api_version: str | None = Field(default=None, description="Azure api-version.")
-    azure_deployment: str | None = None
-    structured_output: Literal["response_format", "tool"] = "response_format"
-    timeout_s: float = Field(default=60.0, gt=0)
-    max_retries: int = Field(default=4, ge=0, le=20)
-    backoff_initial_s: float = Field(default=0.5, ge=0)
-    backoff_max_s: float = Field(default=8.0, ge=0)
-    max_retry_after_s: float = Field(
-        default=120.0, ge=0, description="A longer Retry-After gives up instead of waiting."
-    )
-    concurrency: int = Field(default=4, ge=1, le=256, description="Calls in flight per endpoint.")
-    price_input_per_1k: float = Field(default=0.0, ge=0, description="USD per 1k input tokens.")
-    price_output_per_1k: float = Field(default=0.0, ge=0, description="USD per 1k output tokens.")
-    cache_ttl_s: float = Field(default=SEVEN_DAYS_S, ge=0)
-
-    @property
-    def is_azure(self) -> bool:
-        return self.api_version is not None
-
-    def cost_usd(self, input_tokens: int, output_tokens: int) -> float:
-        return (
-            input_tokens / 1000 * self.price_input_per_1k
-            + output_tokens / 1000 * self.price_output_per_1k
-        )
 
 
 class JudgeError(RuntimeError):

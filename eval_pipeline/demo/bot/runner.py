@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import requests
 import sqlalchemy as sa
@@ -132,15 +133,15 @@ def warehouse_app(database_url: str, settings: BotSettings) -> tuple[Starlette, 
     return app, engine
 
 
-def _settings(
+def bot_settings(
     *,
-    fault_seed: int | None,
-    fault_log: Path | None,
-    ttft_s: float,
-    tokens_per_s: float,
-    stall_s: float,
-    username: str,
-    password: str,
+    fault_seed: int | None = None,
+    fault_log: Path | None = None,
+    ttft_s: float = 0.05,
+    tokens_per_s: float = 200.0,
+    stall_s: float = 15.0,
+    username: str = "demo",
+    password: str = "demo-password",
     answer_s: float | None = None,
 ) -> BotSettings:
     return BotSettings(
@@ -155,62 +156,27 @@ def _settings(
 
 
 def start_bot(
-    *,
-    database_url: str,
-    fault_seed: int | None,
-    fault_log: Path | None,
-    ttft_s: float = 0.05,
-    tokens_per_s: float = 200.0,
-    host: str = "127.0.0.1",
-    port: int = 0,
-    stall_s: float = 15.0,
-    username: str = "demo",
-    password: str = "demo-password",
-    answer_s: float | None = None,
+    *, database_url: str, host: str = "127.0.0.1", port: int = 0, **options: Any
 ) -> BotHandle:
-    """Start the warehouse-backed bot in a background thread (for the demo and test fixtures)."""
-    settings = _settings(
-        fault_seed=fault_seed,
-        fault_log=fault_log,
-        ttft_s=ttft_s,
-        tokens_per_s=tokens_per_s,
-        stall_s=stall_s,
-        username=username,
-        password=password,
-        answer_s=answer_s,
-    )
+    """Start the warehouse-backed bot in a background thread (for the demo and test fixtures);
+    ``options`` are ``bot_settings``'s."""
+    settings = bot_settings(**options)
     app, engine = warehouse_app(database_url, settings)
     return start_app(app, settings.credentials, host=host, port=port, on_stop=[engine.dispose])
 
 
 def serve_forever(
-    *,
-    database_url: str,
-    fault_seed: int | None = None,
-    fault_log: Path | None = None,
-    ttft_s: float = 0.05,
-    tokens_per_s: float = 200.0,
-    host: str = "127.0.0.1",
-    port: int = 8765,
-    stall_s: float = 15.0,
-    username: str = "demo",
-    password: str = "demo-password",
-    answer_s: float | None = None,
+    *, database_url: str, host: str = "127.0.0.1", port: int = 8765, **options: Any
 ) -> None:
     """Serve the warehouse-backed bot in the foreground until interrupted (CLI ``bot``)."""
-    settings = _settings(
-        fault_seed=fault_seed,
-        fault_log=fault_log,
-        ttft_s=ttft_s,
-        tokens_per_s=tokens_per_s,
-        stall_s=stall_s,
-        username=username,
-        password=password,
-        answer_s=answer_s,
-    )
+    settings = bot_settings(**options)
     app, engine = warehouse_app(database_url, settings)
     logger.warning(
-        "demo bot on http://%s:%s (user %r) over %s", host, port, username, redact_url(database_url)
+        "demo bot on http://%s:%s (user %r) over %s",
+        host,
+        port,
+        settings.credentials.username,
+        redact_url(database_url),
     )
     try:
         config = _config(app, host, port)

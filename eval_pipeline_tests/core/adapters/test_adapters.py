@@ -10,19 +10,17 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from eval_pipeline.core.adapters import (
-    CallableAdapter,
-    ChatbotAdapter,
-    HTTPJSONAdapter,
-    SSEAdapter,
-    SSEEvent,
-    SSEParser,
-    build_adapter,
-)
+from eval_pipeline.core.adapters.base import ChatbotAdapter
+from eval_pipeline.core.adapters.http_json import HTTPJSONAdapter
+from eval_pipeline.core.adapters.python_callable import CallableAdapter
+from eval_pipeline.core.adapters.sse import SSEAdapter, SSEEvent, SSEParser
+from eval_pipeline.environment import build_adapter
+from eval_pipeline.settings import Settings
 
 USERNAME = "eval"
 PASSWORD = "s3cret-pass-word"
@@ -439,12 +437,15 @@ def test_callable_adapter_turns_exceptions_into_errors() -> None:
     assert payload.errors == ["chatbot raised RuntimeError: model crashed"]
 
 
-def test_build_adapter_kinds() -> None:
-    adapter: ChatbotAdapter = build_adapter("callable", fn="builtins:max")
-    assert isinstance(adapter, CallableAdapter)
-    assert adapter.ask("TC_040", "a", "b").answer == "b"
-    assert isinstance(build_adapter("http_json", url="http://127.0.0.1:9/x"), HTTPJSONAdapter)
-    sse = build_adapter("sse", base_url="http://127.0.0.1:9", username="u", password="p")
-    assert isinstance(sse, SSEAdapter)
-    with pytest.raises(ValueError, match="unknown chatbot adapter kind"):
-        build_adapter("carrier-pigeon")
+def test_each_configured_kind_builds_its_adapter(tmp_path: Path) -> None:
+    def built(**settings: str) -> ChatbotAdapter:
+        return build_adapter(Settings(home=tmp_path, **settings))  # type: ignore[arg-type]
+
+    assert isinstance(built(chatbot_kind="sse", chatbot_url="http://127.0.0.1:9"), SSEAdapter)
+    json_bot = built(chatbot_kind="http_json", chatbot_url="http://127.0.0.1:9/x")
+    assert isinstance(json_bot, HTTPJSONAdapter)
+    factory = "eval_pipeline_tests.tiny_chatbot:honest"
+    in_process = built(chatbot_kind="callable", chatbot_callable=factory)
+    assert isinstance(in_process, CallableAdapter)
+    with pytest.raises(ValueError, match="chatbot_kind"):
+        built(chatbot_kind="carrier-pigeon")

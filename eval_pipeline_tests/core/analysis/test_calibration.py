@@ -31,7 +31,8 @@ from eval_pipeline.core.analysis.calibration import (
 )
 from eval_pipeline.core.dimensions.judges import prompt_versions
 from eval_pipeline.core.inputs import load_bkg
-from eval_pipeline.core.llm.client import JudgeClient, LLMSettings
+from eval_pipeline.core.llm.client import JudgeClient
+from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.models import (
     BKG,
     ChatPayload,

@@ -25,7 +25,8 @@ from eval_pipeline.core.dimensions.judges import (
 )
 from eval_pipeline.core.inputs import load_bkg
 from eval_pipeline.core.llm import client as llm
-from eval_pipeline.core.llm.client import JudgeClient, JudgeParseError, LLMSettings
+from eval_pipeline.core.llm.client import JudgeClient, JudgeParseError
+from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.models import BKG, Evidence, GoldenCase, Verdict
 from eval_pipeline.core.oracle import llm_verifier as llm_oracle
 from eval_pipeline.settings import PROJECT_ROOT

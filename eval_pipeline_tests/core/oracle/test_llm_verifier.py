@@ -16,7 +16,8 @@ import pytest
 
 from eval_pipeline.core.claims.extract import extract_claims
 from eval_pipeline.core.inputs import load_bkg
-from eval_pipeline.core.llm.client import JudgeClient, JudgeParseError, LLMSettings
+from eval_pipeline.core.llm.client import JudgeClient, JudgeParseError
+from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.models import (
     ChatPayload,
     Claim,
