@@ -29,6 +29,7 @@ pytest: setup
 test: lint pytest
 
 bench: setup
+	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/throughput.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/rerun.py

@@ -5,15 +5,19 @@ top-N, milestone types and month windows, each with its reference varied the sam
 oracle checks every answer against the KPI it really asks for. Case ``i`` is the same in every
 set, so a smaller set is a prefix of a larger one.
 
-The bot runs in a subprocess through the CLI, so its CPU work never holds our GIL.
+The bot runs in a subprocess through the CLI, so its CPU work never holds our GIL. An evaluation
+whose cost is measured on its own runs in a child process of the benchmark (``evaluate_in_child``),
+which reports its own figures; ``tree_cpu_s`` counts the CPU of a process and of all it started.
 """
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import os
 import random
+import resource
 import shutil
 import socket
 import subprocess
@@ -47,6 +51,9 @@ MILESTONES = {
 }
 SITE_IDS = [f"S-{i:05d}" for i in range(1, warehouse.N_SITES + 1)]
 BOT_START_TIMEOUT_S = 60.0
+# The command line as ``eval-pipeline`` runs it (its console script imports the same ``main``).
+CLI = [sys.executable, "-m", "eval_pipeline.cli.main"]
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def _months() -> list[str]:
@@ -456,9 +463,7 @@ def bot_process(
     """The demo bot served by ``eval-pipeline bot`` in a subprocess; yields its base URL."""
     port = _free_port()
     command = [
-        sys.executable,
-        "-m",
-        "eval_pipeline.cli.main",
+        *CLI,
         "bot",
         "--port",
         str(port),
@@ -518,3 +523,114 @@ def overrides(
         "concurrency": str(concurrency),
         "chatbot_read_timeout_s": "60",
     }
+
+
+def check_exit(
+    done: subprocess.CompletedProcess[str], what: str, exit_codes: tuple[int, ...] = (0,)
+) -> None:
+    """Stop the benchmark with the end of ``done``'s stderr (where its error is) unless it exited
+    with one of ``exit_codes``."""
+    if done.returncode not in exit_codes:
+        error = "\n".join(done.stderr.rstrip().splitlines()[-25:])
+        raise SystemExit(f"{what} exited {done.returncode}:\n{error}")
+
+
+def add_child_argument(parser: argparse.ArgumentParser) -> None:
+    """``--child HOME GOLDEN DB_URL BOT_URL``: run one evaluation in this process (see
+    ``evaluate_in_child``)."""
+    parser.add_argument("--child", nargs=4, metavar=("HOME", "GOLDEN", "DB_URL", "BOT_URL"))
+
+
+def evaluate_in_child(
+    script: str, home: Path, golden: Path, database_url: str, bot_url: str, concurrency: int
+) -> dict[str, Any]:
+    """What ``script --child ...`` printed as JSON on its last line: one evaluation in a fresh
+    process of its own, apart from the benchmark's and the bot's."""
+    command = [sys.executable, script, "--child", str(home), str(golden), database_url, bot_url]
+    done = subprocess.run(
+        [*command, "--concurrency", str(concurrency)], capture_output=True, text=True
+    )
+    check_exit(done, "the evaluation's process")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants from /proc (Linux): ``[pid]`` where there is no /proc.
+
+    A process's children are listed per thread (``task/<tid>/children``): the thread that
+    started them. One that has just exited is listed without its children.
+    """
+    tree, pending = [], [pid]
+    while pending:
+        current = pending.pop()
+        tree.append(current)
+        try:
+            for task in (Path("/proc") / str(current) / "task").iterdir():
+                pending += [int(c) for c in task.joinpath("children").read_text().split()]
+        except OSError:
+            continue
+    return tree
+
+
+def proc_cpu_s(pid: int) -> tuple[float, float]:
+    """(own, waited-for children's) user + system CPU seconds of a process, from
+    ``/proc/<pid>/stat``: a process still running, or one exited but not yet waited for."""
+    stat = (Path("/proc") / str(pid) / "stat").read_text()
+    fields = stat.rsplit(")", 1)[1].split()  # the command name, in parentheses, may hold spaces
+    utime, stime, cutime, cstime = (int(f) for f in fields[11:15])
+    return (utime + stime) / CLOCK_TICKS, (cutime + cstime) / CLOCK_TICKS
+
+
+def unreaped_cpu_s() -> dict[int, float]:
+    """CPU seconds of each descendant of this process not yet waited for, with those of its own
+    children that it waited for; {} without /proc."""
+    cpu = {}
+    for pid in process_tree(os.getpid())[1:]:
+        try:
+            cpu[pid] = sum(proc_cpu_s(pid))
+        except (OSError, IndexError, ValueError):  # exited and reaped since it was listed
+            continue
+    return cpu
+
+
+def tree_cpu_s() -> tuple[float, dict[int, float]]:
+    """User + system CPU seconds of this process and of every process it started, so far; and
+    those of its descendants not yet waited for, by pid.
+
+    ``getrusage(RUSAGE_SELF)`` is this process (all its threads); ``RUSAGE_CHILDREN`` holds the
+    children it has waited for, each with its own waited-for descendants. A child still running,
+    or exited but not yet waited for (a zombie), is in neither: /proc gives its own CPU and that
+    of the children it waited for, and its own unreaped children are walked in turn. Every
+    process is counted once: by whoever waited for it, or from /proc. Should a child be reaped
+    between the two reads, it would count twice or not at all, so the reads repeat until the
+    unreaped set is the same before and after. Not counted: a process orphaned to init (none of
+    the evaluation's children daemonize), and CPU a live child spends after this call.
+    """
+    while True:
+        before = unreaped_cpu_s()
+        usage = [
+            resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+        ]
+        after = unreaped_cpu_s()
+        if before.keys() == after.keys():
+            return sum(u.ru_utime + u.ru_stime for u in usage) + sum(after.values()), after
+
+
+def cmdline(pid: int) -> list[str]:
+    """The arguments a process was started with; [] once it has gone."""
+    try:
+        return (Path("/proc") / str(pid) / "cmdline").read_text().split("\0")
+    except OSError:
+        return []
+
+
+@contextmanager
+def busy_core() -> Iterator[int]:
+    """A CPU-bound Python process that keeps one core busy until the block ends; yields its pid."""
+    proc = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield proc.pid
+    finally:
+        proc.kill()
+        proc.wait()

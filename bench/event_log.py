@@ -27,8 +27,7 @@ from dagster import (
     materialize,
 )
 
-from eval_pipeline.pipeline.tags import RANGE_END_TAG, RANGE_START_TAG
-from eval_pipeline.runner.sqlite_storage import BATCH_SIZE_ENV
+from eval_pipeline.pipeline.tags import BATCH_SIZE_ENV, RANGE_END_TAG, RANGE_START_TAG
 from eval_pipeline_tests.dagster_helpers import batching_event_log
 
 RUNS_NAME, CASES_NAME = "bench_runs", "bench_cases"

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import threading
@@ -43,19 +42,14 @@ def tree_memory_mib(pid: int) -> dict[int, tuple[float, float]]:
     (``tail -F`` for compute logs) would otherwise report its parent's peak as its own.
     """
     memory: dict[int, tuple[float, float]] = {}
-    pending = [pid]
-    while pending:
-        current = pending.pop()
-        proc = Path("/proc") / str(current)
+    for current in common.process_tree(pid):
         try:
-            status = proc.joinpath("status").read_text()
+            status = (Path("/proc") / str(current) / "status").read_text()
             rss, hwm = (
                 int(status.split(f"{field}:")[1].split()[0]) / 1024 for field in ("VmRSS", "VmHWM")
             )
             memory[current] = (rss, hwm)
-            for task in proc.joinpath("task").iterdir():
-                pending += [int(c) for c in task.joinpath("children").read_text().split()]
-        except (OSError, IndexError):  # a process or thread that has just exited
+        except (OSError, IndexError):  # a process that has just exited
             continue
     return memory
 
@@ -131,14 +125,7 @@ def run_size(
     with the question mix of the ``largest`` size."""
     work = root / f"n{size}"
     golden = common.write_golden(size, work / "golden.json", spread_over=largest)
-    command = [sys.executable, __file__, "--child", str(work / "home"), str(golden), url, bot_url]
-    out = subprocess.run(
-        [*command, "--concurrency", str(concurrency)],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    result = json.loads(out.strip().splitlines()[-1])
+    result = common.evaluate_in_child(__file__, work / "home", golden, url, bot_url, concurrency)
     if result["cases"] != size or result["errors"]:
         raise SystemExit(f"{size} cases: {result}")
     print(
@@ -157,7 +144,7 @@ def main(argv: list[str] | None = None) -> str:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs=3, default=[1000, 5000, 10000])
     parser.add_argument("--concurrency", type=int, default=32)
-    parser.add_argument("--child", nargs=4, metavar=("HOME", "GOLDEN", "DB_URL", "BOT_URL"))
+    common.add_child_argument(parser)
     args = parser.parse_args(argv)
     if args.child:
         home, golden, url, bot_url = args.child

@@ -1,9 +1,19 @@
-"""What the pipeline costs over bare chatbot calls, against a bot with a fixed answer latency.
+"""What the pipeline costs over bare chatbot calls, against a bot with a fixed answer latency, and
+the CPU time the evaluation spends.
 
 The demo bot (a subprocess) starts every answer at 300 ms and ends it at 1.0 s. The same N cases
-are asked (a) by one whole evaluation through Dagster — every asset through the report, a fresh
-EVAL_HOME and a persistent SQLite Dagster instance with the project's dagster.yaml — and (b) by a
-bare loop of the project's SSE adapter in a thread pool, at the same concurrency.
+are asked (a) by a bare loop of the project's SSE adapter in a thread pool and (b) by one whole
+evaluation through Dagster — every asset through the report, a fresh EVAL_HOME and a persistent
+SQLite Dagster instance with the project's dagster.yaml — in a child process of its own, at the
+same concurrency. ``throughput`` is (b)'s wall time over (a)'s on an otherwise idle machine;
+``throughput_busy`` is the same pair measured again while a CPU-bound process (``busy_core``)
+keeps one core busy from before the bare loop until after the evaluation.
+
+``cpu`` is the user + system CPU time of the idle evaluation's process over its whole life
+(interpreter start and imports, ``setup_s``, included) and of its children (the sentence encoder
+worker, Dagster's log watchers), not the bot's, which is this process's child. The evaluation's
+process measures itself when the evaluation is over and its encoder worker has been closed and
+waited for (``common.tree_cpu_s``); the encoder's part is read from /proc just before.
 
     .venv/bin/python bench/throughput.py [--cases 500] [--concurrency 32]
 """
@@ -11,6 +21,8 @@ bare loop of the project's SSE adapter in a thread pool, at the same concurrency
 from __future__ import annotations
 
 import argparse
+import json
+import resource
 import sys
 import tempfile
 import time
@@ -24,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common
 
 from eval_pipeline.core.adapters.sse import SSEAdapter
-from eval_pipeline.runner.evaluate import evaluate
+from eval_pipeline.core.embeddings import worker as encoder_worker
 
 warnings.filterwarnings("ignore", message=".*is currently in beta")
 
@@ -56,40 +68,94 @@ def bare_calls(bot_url: str, cases: list[dict[str, Any]], concurrency: int) -> f
     return elapsed
 
 
-def pipeline_run(home: Path, settings: dict[str, str]) -> tuple[float, dict[str, Any]]:
+def child(home: Path, golden: Path, url: str, bot_url: str, concurrency: int) -> None:
+    """One evaluation in this process; prints its wall time, summary and CPU seconds as JSON.
+
+    The encoder worker is closed, which waits for it, before the last reading, so its CPU time is
+    in ``RUSAGE_CHILDREN``; any child still unreaped then is read from /proc (``tree_cpu_s``)
+    and named in ``unreaped``.
+    """
+    from eval_pipeline.core.embeddings.encoder import default_embedder
+    from eval_pipeline.runner.evaluate import evaluate
+
     common.use_dagster_home(home)
+    settings = common.overrides(home, golden, url, bot_url, concurrency)
+    setup, _ = common.tree_cpu_s()
     start = time.perf_counter()
     summary = evaluate("bench-throughput", overrides=settings)
     elapsed = time.perf_counter() - start
-    if summary["cases_error"]:
-        raise SystemExit(f"pipeline: {summary['cases_error']} case(s) in error")
-    return elapsed, summary
+    _, running = common.tree_cpu_s()
+    encoder = [p for p in running if encoder_worker.__name__ in common.cmdline(p)]
+    default_embedder().close()
+    total, unreaped = common.tree_cpu_s()
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    result = {
+        "seconds": elapsed,
+        "cases": summary["cases_total"],
+        "passed": summary["cases_passed"],
+        "errors": summary["cases_error"],
+        "verdict_counts": summary["verdict_counts"],
+        "calls": summary["calls"],
+        "cpu_s": total,
+        "own_cpu_s": own.ru_utime + own.ru_stime,
+        "setup_cpu_s": setup,
+        "encoder_cpu_s": sum(running[p] for p in encoder),
+        "unreaped": [" ".join(common.cmdline(p)) for p in unreaped],
+    }
+    print(json.dumps(result), flush=True)
 
 
-def main(argv: list[str] | None = None) -> str:
+def bare_and_pipeline(
+    root: Path, cases: list[dict[str, Any]], url: str, bot_url: str, concurrency: int
+) -> tuple[float, dict[str, Any]]:
+    """The bare loop's seconds, then the evaluation's figures (``child``) under ``root``."""
+    bare = bare_calls(bot_url, cases, concurrency)
+    golden = common.write_golden(len(cases), root / "golden.json")
+    result = common.evaluate_in_child(__file__, root / "home", golden, url, bot_url, concurrency)
+    if result["errors"]:
+        raise SystemExit(f"pipeline: {result['errors']} case(s) in error")
+    return bare, result
+
+
+def main(argv: list[str] | None = None) -> list[str]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=500)
     parser.add_argument("--concurrency", type=int, default=32)
+    common.add_child_argument(parser)
     args = parser.parse_args(argv)
+    if args.child:
+        home, golden, url, bot_url = args.child
+        child(Path(home), Path(golden), url, bot_url, args.concurrency)
+        return []
+    n, concurrency = args.cases, args.concurrency
     with tempfile.TemporaryDirectory(prefix="bench-throughput-") as tmp:
         root = Path(tmp)
-        cases = common.golden_cases(args.cases)
-        golden = common.write_golden(args.cases, root / "golden.json")
+        cases = common.golden_cases(n)
         url = common.build_warehouse(root / "warehouse")
         with common.bot_process(url, ttft_s=TTFT_S, answer_s=ANSWER_S) as bot_url:
-            bare = bare_calls(bot_url, cases, args.concurrency)
-            settings = common.overrides(root / "home", golden, url, bot_url, args.concurrency)
-            pipeline, summary = pipeline_run(root / "home", settings)
+            bare, idle = bare_and_pipeline(root / "idle", cases, url, bot_url, concurrency)
+            with common.busy_core():
+                busy_bare, busy = bare_and_pipeline(root / "busy", cases, url, bot_url, concurrency)
     print(
-        f"pipeline: cases={summary['cases_total']} passed={summary['cases_passed']} "
-        f"claims={summary['verdict_counts']} calls={summary['calls']}"
+        f"pipeline: cases={idle['cases']} passed={idle['passed']} "
+        f"claims={idle['verdict_counts']} calls={idle['calls']}"
     )
-    line = (
+    if idle["unreaped"]:
+        print(f"note: children unreaped at the CPU reading, read from /proc: {idle['unreaped']}")
+    others = idle["cpu_s"] - idle["own_cpu_s"] - idle["encoder_cpu_s"]
+    pipeline = idle["seconds"]
+    lines = [
         f"throughput: pipeline={pipeline:.1f}s bare={bare:.1f}s ratio={pipeline / bare:.2f} "
-        f"cases={args.cases} concurrency={args.concurrency}"
-    )
-    print(line, flush=True)
-    return line
+        f"cases={n} concurrency={concurrency}",
+        f"cpu: cases={idle['cases']} cpu_s={idle['cpu_s']:.1f} "
+        f"process_s={idle['own_cpu_s']:.1f} setup_s={idle['setup_cpu_s']:.1f} "
+        f"encoder_s={idle['encoder_cpu_s']:.1f} other_children_s={others:.1f}",
+        f"throughput_busy: ratio={busy['seconds'] / busy_bare:.2f} "
+        f"pipeline={busy['seconds']:.1f}s bare={busy_bare:.1f}s cases={n} "
+        f"concurrency={concurrency}",
+    ]
+    print("\n".join(lines), flush=True)
+    return lines
 
 
 if __name__ == "__main__":

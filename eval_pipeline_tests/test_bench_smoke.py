@@ -10,6 +10,7 @@ import importlib.util
 import math
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -113,17 +114,46 @@ def test_sse_adapter_reuses_its_connection_after_done(tmp_path: Path) -> None:
     assert pool.num_connections == 1
 
 
-def test_throughput_line(capsys: pytest.CaptureFixture[str]) -> None:
+def line_with(prefix: str, out: str) -> str:
+    (line,) = [line for line in out.splitlines() if line.startswith(prefix)]
+    return line
+
+
+def test_throughput_cpu_and_busy_lines(capsys: pytest.CaptureFixture[str]) -> None:
     throughput = bench_module("throughput")
     n = len(bench_module("common").TEMPLATES)  # one case of every template
     throughput.main(["--cases", str(n), "--concurrency", "8"])
-    out, line = last_line(capsys)
+    out = capsys.readouterr().out
     assert re.fullmatch(
         rf"throughput: pipeline={NUMBER}s bare={NUMBER}s ratio={NUMBER} "
         rf"cases={n} concurrency=8",
-        line,
+        line_with("throughput: ", out),
     )
+    cpu = re.fullmatch(
+        rf"cpu: cases={n} cpu_s=({NUMBER}) process_s=({NUMBER}) setup_s={NUMBER} "
+        rf"encoder_s=({NUMBER}) other_children_s=-?{NUMBER}",
+        line_with("cpu: ", out),
+    )
+    assert cpu is not None
+    total, process, encoder = (float(x) for x in cpu.groups())
+    assert total > 0 and process > 0 and encoder > 0, "the encoder worker's CPU is counted"
+    busy = re.fullmatch(
+        rf"throughput_busy: ratio=({NUMBER}) pipeline={NUMBER}s bare={NUMBER}s "
+        rf"cases={n} concurrency=8",
+        line_with("throughput_busy: ", out),
+    )
+    assert busy is not None and float(busy.group(1)) > 0
     assert "'contradicted': 0" in out, "a generated reference disagrees with the honest bot"
+
+
+def test_startup_line(capsys: pytest.CaptureFixture[str]) -> None:
+    bench_module("startup").main(["--repeats", "1"])
+    _, line = last_line(capsys)
+    startup = re.fullmatch(
+        rf"startup: help=({NUMBER})s validate=({NUMBER})s one_case=({NUMBER})s", line
+    )
+    assert startup is not None
+    assert all(float(seconds) > 0 for seconds in startup.groups())
 
 
 def test_rerun_line_and_no_calls(capsys: pytest.CaptureFixture[str]) -> None:
@@ -175,3 +205,49 @@ def test_peak_sampler_counts_each_process_once() -> None:
     assert child_rss < child_hwm - 80, "the child freed its peak before the sample"
     assert sampler.high_water_of[child.pid] >= 100, "the sampler saw the child's peak"
     assert sampler.high_water >= own_hwm + 100, "peaks are summed over the processes alive"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_tree_cpu_counts_every_descendant_once() -> None:
+    """A child's CPU time counts while it runs, once it has exited unreaped and once reaped; a
+    grandchild's too, through its parent. Each burns 0.3 s of CPU, then waits for stdin."""
+    common = bench_module("common")
+    burn = "import time\nwhile time.process_time() < 0.3: pass\n"
+    grandchild = burn + "print('burnt', flush=True); import sys; sys.stdin.read()"
+    child = (
+        "import subprocess, sys\n"
+        f"b = subprocess.Popen([sys.executable, '-c', {grandchild!r}], stdout=subprocess.PIPE)\n"
+        + burn
+        + "b.stdout.readline(); print('burnt', flush=True); sys.stdin.read(); b.wait()"
+    )
+
+    earlier = set(common.unreaped_cpu_s())  # e.g. this process's encoder worker
+
+    def children_cpu() -> tuple[float, set[int]]:
+        """CPU seconds of the children but those already running, and which are unreaped."""
+        total, unreaped = common.tree_cpu_s()
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        total -= own.ru_utime + own.ru_stime + sum(unreaped[p] for p in earlier & set(unreaped))
+        return total, set(unreaped) - earlier
+
+    before, _ = children_cpu()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", child], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    assert proc.stdout.readline() == b"burnt\n"
+    running, unreaped = children_cpu()
+    assert proc.pid in unreaped and len(unreaped) == 2, "the child and the grandchild"
+    proc.stdin.close()
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    zombie, unreaped = children_cpu()
+    assert unreaped == {proc.pid}, "exited, not yet waited for"
+    proc.wait()
+    reaped, unreaped = children_cpu()
+    assert not unreaped
+    for spent in (running - before, zombie - before, reaped - before):
+        # /proc counts whole clock ticks (10 ms) and the kernel splits them into user and system
+        assert 0.55 <= spent < 1.0, f"each process once: 0.6 s and their start-up, not {spent}"

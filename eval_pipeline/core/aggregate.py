@@ -15,7 +15,14 @@ from datetime import UTC, datetime
 from statistics import fmean
 from typing import Any, Literal
 
-from eval_pipeline.core.models import DIMENSIONS, CaseOutcome, DimensionResult
+from eval_pipeline.core.models import (
+    DIMENSION_STATES,
+    DIMENSIONS,
+    JUDGED_DIMENSIONS,
+    VERDICT_LABELS,
+    CaseOutcome,
+    DimensionResult,
+)
 
 SUMMARY_SCHEMA_VERSION = 1
 
@@ -58,9 +65,6 @@ def weighted_overall(
         ]
     total = sum(w for w, _ in scored)
     return round(sum(w * s for w, s in scored) / total, 4)
-
-
-JUDGED_DIMENSIONS = ("content_quality", "on_topic", "bkg")
 
 
 def _oracle_undecided(oracle: DimensionResult | None, has_reference: bool) -> str | None:
@@ -187,10 +191,7 @@ def judge_case(
         gate_failures=gates,
         errors=errors if state == "error" else [],
         warnings=warnings,
-        verdict_counts={
-            k: int(oracle_counts.get(k, 0))
-            for k in ("supported", "contradicted", "unverifiable", "stale")
-        },
+        verdict_counts={k: int(oracle_counts.get(k, 0)) for k in VERDICT_LABELS},
         dimensions=dict(dimensions),
         tags=list(tags),
     )
@@ -216,6 +217,10 @@ def for_summary(outcome: CaseOutcome) -> CaseOutcome:
     return outcome.model_copy(update={"dimensions": dimensions})
 
 
+def _mean(values: Sequence[float]) -> float | None:
+    return round(fmean(values), 4) if values else None
+
+
 def _percentile(values: Sequence[float], q: float) -> float | None:
     if not values:
         return None
@@ -232,11 +237,12 @@ def latency_summary(outcomes: Sequence[CaseOutcome]) -> dict[str, float | None]:
             value = latency.details.get(key) if latency else None
             if isinstance(value, int | float):
                 values.append(float(value))
+    totals, ttfts = measured["latency_s"], measured["ttft_s"]
     return {
-        "mean_s": round(fmean(measured["latency_s"]), 4) if measured["latency_s"] else None,
-        "p95_s": _percentile(measured["latency_s"], 0.95),
-        "ttft_mean_s": round(fmean(measured["ttft_s"]), 4) if measured["ttft_s"] else None,
-        "ttft_p95_s": _percentile(measured["ttft_s"], 0.95),
+        "mean_s": _mean(totals),
+        "p95_s": _percentile(totals, 0.95),
+        "ttft_mean_s": _mean(ttfts),
+        "ttft_p95_s": _percentile(ttfts, 0.95),
     }
 
 
@@ -278,15 +284,11 @@ def summarize_run(
         "cases_error": errored,
         "pass_rate": round(passed / total, 4) if total else 0.0,
         "coverage": round((total - errored) / total, 4) if total else 0.0,
-        "mean_overall": round(fmean(overall), 4) if overall else None,
+        "mean_overall": _mean(overall),
         "latency": latency_summary(outcomes),
-        "dimension_means": {d: (round(fmean(v), 4) if v else None) for d, v in scores.items()},
-        "dimension_states": {
-            d: {s: c[s] for s in ("scored", "skipped", "error")} for d, c in states.items()
-        },
-        "verdict_counts": {
-            k: verdicts.get(k, 0) for k in ("supported", "contradicted", "unverifiable", "stale")
-        },
+        "dimension_means": {d: _mean(v) for d, v in scores.items()},
+        "dimension_states": {d: {s: c[s] for s in DIMENSION_STATES} for d, c in states.items()},
+        "verdict_counts": {k: verdicts.get(k, 0) for k in VERDICT_LABELS},
         "gate_failure_counts": dict(sorted(gate_kinds.items())),
         "error_counts": dict(sorted(error_kinds.items())),
         "profiles": dict(sorted(profiles.items())),

@@ -103,15 +103,19 @@ def _named(items: Any, index: int, key: str) -> str:
     return name if isinstance(name, str) and name else f"[{index}]"
 
 
+def _under(head: str, rest: Sequence[str | int]) -> str:
+    """``head`` followed by the path ``rest`` below it."""
+    tail = _join(rest)
+    return head + (("" if tail.startswith("[") else ".") + tail if tail else "")
+
+
 def _bkg_location(raw: Any, path: Sequence[str | int]) -> str:
     if (
         len(path) >= 2
         and path[0] in ("tables", *FUNCTION_KINDS.values())
         and isinstance(path[1], int)
     ):
-        head = f"{path[0]}.{_named(raw.get(path[0]), path[1], 'name')}"
-        rest = _join(path[2:])
-        return head + (("" if rest.startswith("[") else ".") + rest if rest else "")
+        return _under(f"{path[0]}.{_named(raw.get(path[0]), path[1], 'name')}", path[2:])
     return _join(path)
 
 
@@ -120,8 +124,7 @@ def _golden_location(raw: Any, path: Sequence[str | int]) -> str:
         head = _named(raw, path[0], "id")
         if not CASE_ID.fullmatch(head) and not head.startswith("["):
             head = f"[{path[0]}]"
-        rest = _join(path[1:])
-        return head + (("" if rest.startswith("[") else ".") + rest if rest else "")
+        return _under(head, path[1:])
     return _join(path)
 
 
@@ -133,6 +136,11 @@ def _one_source(given: list[str]) -> str:
 def _suggest(word: str, choices: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _unknown_table(file: str, where: str, name: str, check: _BKGCheck) -> Problem:
+    known = (t.name for t in check.bkg.tables)
+    return Problem(file, where, f"unknown table '{name}'{_suggest(name, known)}")
 
 
 def _describe(error: jsonschema.ValidationError) -> list[tuple[list[str | int], str]]:
@@ -308,14 +316,7 @@ def _relationship_problems(file: str, check: _BKGCheck) -> list[Problem]:
             table = check.bkg.table(table_name)
             if table is None:
                 if table_name.lower() not in check.raw_tables:
-                    known = (t.name for t in check.bkg.tables)
-                    out.append(
-                        Problem(
-                            file,
-                            where,
-                            f"unknown table '{table_name}'{_suggest(table_name, known)}",
-                        )
-                    )
+                    out.append(_unknown_table(file, where, table_name, check))
             elif column.lower() not in {c.name.lower() for c in table.columns}:
                 known = (c.name for c in table.columns)
                 out.append(Problem(file, where, f"unknown column '{ref}'{_suggest(column, known)}"))
@@ -340,16 +341,11 @@ def _function_problems(file: str, check: _BKGCheck) -> list[Problem]:
         ]
         for fn in functions:
             where = f"{attr}.{fn.name}"
-            for table in fn.tables:
-                if check.bkg.table(table) is None and table.lower() not in check.raw_tables:
-                    known = (t.name for t in check.bkg.tables)
-                    out.append(
-                        Problem(
-                            file,
-                            f"{where}.tables",
-                            f"unknown table '{table}'{_suggest(table, known)}",
-                        )
-                    )
+            out += [
+                _unknown_table(file, f"{where}.tables", table, check)
+                for table in fn.tables
+                if check.bkg.table(table) is None and table.lower() not in check.raw_tables
+            ]
             out += [
                 Problem(file, f"{where}.params", f"duplicate param '{name}'")
                 for name in _duplicates(p.name for p in fn.params)
@@ -493,16 +489,11 @@ def _connection_error(url: str, exc: Exception) -> str:
     """First line of a driver error, password scrubbed in case the driver echoes the URL."""
     text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
     line = text[0] if text else type(exc).__name__
-    password = make_url(url).password if _parses(url) else None
-    return line.replace(str(password), "***") if password else line
-
-
-def _parses(url: str) -> bool:
     try:
-        make_url(url)
-    except Exception:
-        return False
-    return True
+        password = make_url(url).password
+    except Exception:  # an unparsable URL holds no password to scrub
+        password = None
+    return line.replace(str(password), "***") if password else line
 
 
 def database_problems(
@@ -529,18 +520,15 @@ def database_problems(
         out: list[Problem] = []
         for table in bkg.tables:
             live = catalog.get(table.name.lower())
+            where = f"tables.{table.name}"
             if live is None:
-                out.append(
-                    Problem(
-                        bkg_file, f"tables.{table.name}", f"table not found in the database {shown}"
-                    )
-                )
+                out.append(Problem(bkg_file, where, f"table not found in the database {shown}"))
                 continue
             columns = {c.lower() for c in db.columns(live)}
             out += [
                 Problem(
                     bkg_file,
-                    f"tables.{table.name}.columns[{i}].name",
+                    f"{where}.columns[{i}].name",
                     f"column '{col.name}' not found in the database table",
                 )
                 for i, col in enumerate(table.columns)

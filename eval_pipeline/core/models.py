@@ -6,12 +6,15 @@ JSON and rendered in the report without ad-hoc dict handling.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Iterable
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 DimensionState = Literal["scored", "skipped", "error"]
 VerdictLabel = Literal["supported", "contradicted", "unverifiable", "stale"]
+DIMENSION_STATES: tuple[str, ...] = get_args(DimensionState)
+VERDICT_LABELS: tuple[str, ...] = get_args(VerdictLabel)
 Unit = Literal[
     "percent",
     "fraction",
@@ -44,6 +47,13 @@ DIMENSIONS: tuple[str, ...] = (
     "safety",
     "latency",
 )
+JUDGED_DIMENSIONS: tuple[str, ...] = ("content_quality", "on_topic", "bkg")
+
+
+def in_dimension_order(names: Iterable[str]) -> list[str]:
+    """The known dimensions in their usual order, then any others alphabetically."""
+    found = set(names)
+    return [d for d in DIMENSIONS if d in found] + sorted(found - set(DIMENSIONS))
 
 
 class _Model(BaseModel):
@@ -121,10 +131,7 @@ class BKG(_Model):
     glossary: list[GlossaryEntry] = Field(default_factory=list)
 
     def function(self, kind: str, name: str) -> Function | None:
-        for fn in getattr(self, FUNCTION_KINDS[kind]):
-            if fn.name == name:
-                return fn
-        return None
+        return next((fn for fn in getattr(self, FUNCTION_KINDS[kind]) if fn.name == name), None)
 
     def table(self, name: str) -> Table | None:
         return next((t for t in self.tables if t.name.lower() == name.lower()), None)
@@ -303,10 +310,15 @@ class OracleResult(_Model):
     )
 
     def counts(self) -> dict[str, int]:
-        out = {"supported": 0, "contradicted": 0, "unverifiable": 0, "stale": 0}
-        for v in self.verdicts:
-            out[v.verdict] += 1
-        return out
+        return verdict_counts(self.verdicts)
+
+
+def verdict_counts(verdicts: Iterable[Verdict]) -> dict[str, int]:
+    """How many verdicts of each label, every label present."""
+    out = dict.fromkeys(VERDICT_LABELS, 0)
+    for v in verdicts:
+        out[v.verdict] += 1
+    return out
 
 
 # --------------------------------------------------------------------------- scores

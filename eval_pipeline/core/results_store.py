@@ -7,14 +7,15 @@ materialization appends rows here — one per (asset, run, case) — and readers
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -100,22 +101,33 @@ def shared_engine(url: str) -> sa.Engine:
         return engine
 
 
+_CREATED: set[tuple[int, str]] = set()
+_CREATED_LOCK = threading.Lock()
+
+
+def engine_with_tables(
+    url: str, metadata: sa.MetaData, then: Callable[[sa.Engine], None] | None = None
+) -> sa.Engine:
+    """The shared engine of ``url``, with the tables of ``metadata`` created (and ``then`` run)
+    once per process."""
+    engine = shared_engine(url)
+    with _CREATED_LOCK:
+        if (id(metadata), url) not in _CREATED:
+            metadata.create_all(engine)
+            if then is not None:
+                then(engine)
+            _CREATED.add((id(metadata), url))
+    return engine
+
+
 class ResultsStore:
     """Thin SQLAlchemy Core wrapper; one instance per process is enough (engines pool)."""
 
-    _ready: ClassVar[set[str]] = set()
-    _lock = threading.Lock()
-
     def __init__(self, url: str) -> None:
-        self.url = url
-        self.engine = shared_engine(url)
-        with self._lock:
-            if url not in self._ready:
-                _METADATA.create_all(self.engine)
-                from eval_pipeline.core.analysis.history import ensure_history_views
+        from eval_pipeline.core.analysis.history import ensure_history_views
 
-                ensure_history_views(self.engine)
-                self._ready.add(url)
+        self.url = url
+        self.engine = engine_with_tables(url, _METADATA, then=ensure_history_views)
 
     def append(self, asset: str, records: Iterable[StoredRecord], dagster_run_id: str) -> int:
         """Append records in batches inside one transaction; returns how many were written."""
@@ -285,11 +297,6 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 
 
 def _chunks(items: Iterable[StoredRecord], size: int) -> Iterator[list[StoredRecord]]:
-    chunk: list[StoredRecord] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
+    iterator = iter(items)
+    while chunk := list(itertools.islice(iterator, size)):
         yield chunk

@@ -28,6 +28,7 @@ from eval_pipeline.core.embeddings.encoder import default_embedder
 from eval_pipeline.core.llm.client import JudgeClient, JudgeError
 from eval_pipeline.core.models import (
     BKG,
+    JUDGED_DIMENSIONS,
     ChatPayload,
     ClaimContract,
     DimensionResult,
@@ -153,9 +154,8 @@ def score(
         "safety": safety_dimension(case.question, payload.answer),
         "latency": latency_dimension(payload, sla),
     }
-    judged = ("content_quality", "on_topic", "bkg")
     if payload.status == "error":
-        for name in judged:
+        for name in JUDGED_DIMENSIONS:
             dims[name] = DimensionResult(
                 name=name, state="error", method="none", reason="no complete answer to judge"
             )

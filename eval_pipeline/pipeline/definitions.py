@@ -28,6 +28,7 @@ from eval_pipeline.pipeline.sensors import (
     summary_job,
     warehouse_refresh,
 )
+from eval_pipeline.pipeline.tags import enable_event_batching
 from eval_pipeline.settings import Settings, load_settings
 
 
@@ -71,4 +72,5 @@ def build_definitions(
     )
 
 
+enable_event_batching()  # any storage, PostgreSQL's too, then gets a step's events at once
 defs = build_definitions()

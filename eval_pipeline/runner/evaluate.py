@@ -53,7 +53,7 @@ from eval_pipeline.runner.ask_ahead import AnswersAhead, WaveChatbot, first_ques
 from eval_pipeline.runner.call_limit import CallLimit
 from eval_pipeline.runner.distributed import run_job
 from eval_pipeline.runner.heap import long_lived_objects_frozen
-from eval_pipeline.runner.inprocess import (
+from eval_pipeline.runner.internals import (
     PreparedRun,
     fixed_partitions,
     prepare_materialization,

@@ -31,6 +31,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DatabaseError
 from sqlalchemy.pool import NullPool, QueuePool
 
+from eval_pipeline.pipeline.tags import enable_event_batching
 from eval_pipeline.runner.internals import (
     INDEX_SHARD_NAME,
     ConfigurableClassData,
@@ -44,8 +45,6 @@ from eval_pipeline.runner.internals import (
     sqlite_event_log,
 )
 
-BATCH_SIZE_ENV = "DAGSTER_EVENT_BATCH_SIZE"
-DEFAULT_BATCH_SIZE = 1000
 BUSY_TIMEOUT_S = 30
 ENGINE_CACHE_SIZE = 32  # a webserver reads many run shards; engines of idle ones are dropped
 
@@ -58,15 +57,6 @@ BATCHED_EVENT_TYPES = frozenset(
         DagsterEventType.ASSET_MATERIALIZATION_PLANNED,
     }
 )
-
-
-def enable_event_batching(batch_size: int = DEFAULT_BATCH_SIZE) -> None:
-    """Let Dagster hand a multi-partition output's events over as one batch.
-
-    Dagster reads the variable at every event, in whichever process stores it; an explicit value,
-    ``0`` included, is left alone.
-    """
-    os.environ.setdefault(BATCH_SIZE_ENV, str(batch_size))
 
 
 def default_base_dir() -> str:

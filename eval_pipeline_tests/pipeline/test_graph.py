@@ -118,7 +118,7 @@ def test_second_domain_runs_through_the_same_graph_in_one_dagster_run(tmp_path: 
 def test_waves_overlap_in_threads_within_the_chatbots_concurrency(tmp_path: Path) -> None:
     """Five cases in waves of two: three case runs at once, never more calls than allowed, the
     same verdicts as one run, and the instance left as it was."""
-    from eval_pipeline.runner.inprocess import NoOpComputeLogManager
+    from eval_pipeline.runner.internals import NoOpComputeLogManager
     from eval_pipeline_tests import tiny_chatbot
 
     overrides = {

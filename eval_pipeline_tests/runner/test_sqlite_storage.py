@@ -52,12 +52,9 @@ from dagster._core.storage.tags import (
 )
 from dagster._utils.test.data_versions import get_stale_status_resolver
 
+from eval_pipeline.pipeline.tags import BATCH_SIZE_ENV, enable_event_batching
 from eval_pipeline.runner import sqlite_storage
-from eval_pipeline.runner.sqlite_storage import (
-    BATCH_SIZE_ENV,
-    BatchingSqliteEventLogStorage,
-    enable_event_batching,
-)
+from eval_pipeline.runner.sqlite_storage import BatchingSqliteEventLogStorage
 from eval_pipeline.settings import PROJECT_ROOT
 from eval_pipeline_tests.dagster_helpers import batching_event_log
 

@@ -58,6 +58,14 @@ def describe_exception(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+def tool_call(call_id: str, name: str, arguments: Mapping[str, Any]) -> ToolCall:
+    """A tool call; its ``sql`` argument, when it is a string, is the query the call ran."""
+    sql = arguments.get("sql")
+    return ToolCall(
+        id=call_id, name=name, arguments=dict(arguments), sql=sql if isinstance(sql, str) else None
+    )
+
+
 def tool_calls_from_json(raw_calls: Any, raw_sql: Any) -> list[ToolCall]:
     """Normalise ``[{"name","arguments"}]`` plus a bare ``["SELECT …"]`` list into ``ToolCall``s."""
     calls: list[ToolCall] = []
@@ -67,27 +75,13 @@ def tool_calls_from_json(raw_calls: Any, raw_sql: Any) -> list[ToolCall]:
         arguments = raw.get("arguments") or {}
         if not isinstance(arguments, Mapping):
             raise ValueError(f"tool call #{index} has non-object arguments")
-        sql = arguments.get("sql")
-        calls.append(
-            ToolCall(
-                id=str(raw.get("id") or f"call_{index + 1}"),
-                name=str(raw.get("name") or ""),
-                arguments=dict(arguments),
-                sql=sql if isinstance(sql, str) else None,
-            )
-        )
+        call_id = str(raw.get("id") or f"call_{index + 1}")
+        calls.append(tool_call(call_id, str(raw.get("name") or ""), arguments))
     statements = [raw_sql] if isinstance(raw_sql, str) else raw_sql
     for index, statement in enumerate(statements if isinstance(statements, list) else []):
         if not isinstance(statement, str):
             raise ValueError(f"sql entry #{index} is not a string")
-        calls.append(
-            ToolCall(
-                id=f"sql_{index + 1}",
-                name="sql",
-                arguments={"sql": statement},
-                sql=statement,
-            )
-        )
+        calls.append(tool_call(f"sql_{index + 1}", "sql", {"sql": statement}))
     return calls
 
 

@@ -30,6 +30,7 @@ from eval_pipeline.core.adapters.base import (
     redact_secrets,
     retry_policy,
     tokens_per_second,
+    tool_call,
     utc_now_iso,
 )
 from eval_pipeline.core.models import ChatPayload, ToolCall, ToolResult
@@ -131,14 +132,8 @@ class _Stream:
             arguments = data.get("arguments") or {}
             if not isinstance(arguments, dict):
                 raise ValueError("arguments is not an object")
-            sql = arguments.get("sql")
             self.tool_calls.append(
-                ToolCall(
-                    id=str(data.get("id", "")),
-                    name=str(data.get("name", "")),
-                    arguments=arguments,
-                    sql=sql if isinstance(sql, str) else None,
-                )
+                tool_call(str(data.get("id", "")), str(data.get("name", "")), arguments)
             )
         elif kind == "tool_result":
             row_count = data.get("row_count")

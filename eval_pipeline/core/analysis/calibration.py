@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import csv
 import json
-import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from itertools import combinations
 from pathlib import Path
@@ -41,11 +40,17 @@ from eval_pipeline.core.dimensions.judges import (
     prompt_versions,
 )
 from eval_pipeline.core.llm.client import JudgeClient, JudgeError
-from eval_pipeline.core.models import BKG, ChatPayload, GoldenCase, OracleResult, Verdict
+from eval_pipeline.core.models import (
+    BKG,
+    JUDGED_DIMENSIONS,
+    ChatPayload,
+    GoldenCase,
+    OracleResult,
+    Verdict,
+)
 from eval_pipeline.core.problems import InputError, Problem
-from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.core.results_store import ResultsStore, engine_with_tables
 
-JUDGED_DIMENSIONS: tuple[str, ...] = ("content_quality", "on_topic", "bkg")
 Status = Literal["calibrated", "uncalibrated", "unknown"]
 
 
@@ -344,17 +349,10 @@ JUDGE_CALIBRATION = sa.Table(
     sa.Index("ix_judge_calibration_lookup", "judge_version", "dimension", "id"),
 )
 
-_READY: set[str] = set()
-_READY_LOCK = threading.Lock()
-
 
 def _engine(store_url: str) -> sa.Engine:
-    engine = ResultsStore(store_url).engine
-    with _READY_LOCK:
-        if store_url not in _READY:
-            _METADATA.create_all(engine)
-            _READY.add(store_url)
-    return engine
+    ResultsStore(store_url)  # the results store's own tables come first
+    return engine_with_tables(store_url, _METADATA)
 
 
 def store_calibration(store_url: str, rows: Sequence[JudgeAgreement], *, run_key: str) -> int:
@@ -365,20 +363,7 @@ def store_calibration(store_url: str, rows: Sequence[JudgeAgreement], *, run_key
     with _engine(store_url).begin() as conn:
         conn.execute(
             JUDGE_CALIBRATION.insert(),
-            [
-                {
-                    "judge_version": r.judge_version,
-                    "dimension": r.dimension,
-                    "alpha": r.alpha,
-                    "kappa": r.kappa,
-                    "human_alpha": r.human_alpha,
-                    "human_kappa": r.human_kappa,
-                    "n": r.n,
-                    "run_key": run_key,
-                    "created_at": created,
-                }
-                for r in rows
-            ],
+            [{**asdict(r), "run_key": run_key, "created_at": created} for r in rows],
         )
     return len(rows)
 
@@ -393,17 +378,10 @@ def latest_calibration(store_url: str, judge_version: str) -> dict[str, JudgeAgr
         .subquery()
     )
     query = sa.select(table).join(newest, table.c.id == newest.c.id)
+    columns = fields(JudgeAgreement)
     with _engine(store_url).connect() as conn:
         return {
-            row.dimension: JudgeAgreement(
-                judge_version=row.judge_version,
-                dimension=row.dimension,
-                alpha=row.alpha,
-                kappa=row.kappa,
-                human_alpha=row.human_alpha,
-                human_kappa=row.human_kappa,
-                n=row.n,
-            )
+            row.dimension: JudgeAgreement(**{f.name: row._mapping[f.name] for f in columns})
             for row in conn.execute(query)
         }
 
@@ -431,11 +409,6 @@ def demotions(store_url: str, judge_version: str, bar: float) -> dict[str, str]:
             what, alpha = row.deciding_alpha
             out[dimension] = f"judge uncalibrated ({what}={alpha:.2f} < {bar:.2f})"
     return out
-
-
-def demoted_dimensions(store_url: str, judge_version: str, bar: float) -> set[str]:
-    """The dimensions whose judge is below the bar: they warn instead of gating."""
-    return set(demotions(store_url, judge_version, bar))
 
 
 # --------------------------------------------------------------------------- one calibration

@@ -13,19 +13,20 @@ from statistics import fmean
 from typing import Any
 
 from eval_pipeline.core.analysis.stats import mcnemar_exact, paired_bootstrap_ci
-from eval_pipeline.core.models import DIMENSIONS
+from eval_pipeline.core.models import VERDICT_LABELS, in_dimension_order
 
 MIN_PAIRS_FOR_CI = 5
-VERDICTS = ("supported", "contradicted", "unverifiable", "stale")
 
 
-def _result(case: Mapping[str, Any]) -> str:
+def case_result(case: Mapping[str, Any]) -> str:
+    """``pass``, ``fail`` or ``error``: an errored case is neither passed nor failed."""
     if case.get("state") == "error":
         return "error"
     return "pass" if case.get("passed") else "fail"
 
 
-def _scored(case: Mapping[str, Any], dimension: str) -> float | None:
+def dimension_score(case: Mapping[str, Any], dimension: str) -> float | None:
+    """The case's score on the dimension; None unless it was scored."""
     dim = case.get("dimensions", {}).get(dimension)
     if not dim or dim.get("state") != "scored" or dim.get("score") is None:
         return None
@@ -46,10 +47,10 @@ def _dimension_changes(
     base_dims = base.get("dimensions", {})
     head_dims = head.get("dimensions", {})
     changes = []
-    for name in _ordered(set(base_dims) | set(head_dims)):
+    for name in in_dimension_order([*base_dims, *head_dims]):
         b = base_dims.get(name, {})
         h = head_dims.get(name, {})
-        delta = _delta(_scored(base, name), _scored(head, name))
+        delta = _delta(dimension_score(base, name), dimension_score(head, name))
         state_changed = b.get("state") != h.get("state")
         if state_changed or (delta is not None and abs(delta) >= min_change):
             changes.append(
@@ -98,12 +99,12 @@ def compare_case(
     head_verdicts = head.get("verdict_counts", {})
     verdict_changes = {
         k: head_verdicts.get(k, 0) - base_verdicts.get(k, 0)
-        for k in VERDICTS
+        for k in VERDICT_LABELS
         if head_verdicts.get(k, 0) != base_verdicts.get(k, 0)
     }
     gates_added = [g for kind, g in head_gates.items() if kind not in base_gates]
     gates_removed = [g for kind, g in base_gates.items() if kind not in head_gates]
-    base_result, head_result = _result(base), _result(head)
+    base_result, head_result = case_result(base), case_result(head)
     overall_delta = _delta(base.get("overall"), head.get("overall"))
     return {
         "case_id": head["case_id"],
@@ -140,17 +141,13 @@ def _ci(base: Sequence[float], head: Sequence[float], **kwargs: Any) -> dict[str
     return out
 
 
-def _ordered(names: set[str]) -> list[str]:
-    return [d for d in DIMENSIONS if d in names] + sorted(names - set(DIMENSIONS))
-
-
 def _rate(
     cases: Mapping[str, Mapping[str, Any]], paired: Sequence[str], result: str
 ) -> float | None:
     """Share of the paired cases with this result, so both runs are rated on the same cases."""
     if not paired:
         return None
-    return round(sum(_result(cases[cid]) == result for cid in paired) / len(paired), 4)
+    return round(sum(case_result(cases[cid]) == result for cid in paired) / len(paired), 4)
 
 
 def _severity(case: Mapping[str, Any]) -> tuple[int, float]:
@@ -192,16 +189,16 @@ def compare_runs(
     ]
     overall = _ci([b for b, _ in overall_pairs], [h for _, h in overall_pairs], **boot)
 
-    dimension_names = _ordered(
-        {d for c in (*base_cases.values(), *head_cases.values()) for d in c.get("dimensions", {})}
+    dimension_names = in_dimension_order(
+        d for c in (*base_cases.values(), *head_cases.values()) for d in c.get("dimensions", {})
     )
     dimensions = {}
     for name in dimension_names:
         pairs = [
             (b, h)
             for cid in paired
-            if (b := _scored(base_cases[cid], name)) is not None
-            and (h := _scored(head_cases[cid], name)) is not None
+            if (b := dimension_score(base_cases[cid], name)) is not None
+            and (h := dimension_score(head_cases[cid], name)) is not None
         ]
         dimensions[name] = _ci([b for b, _ in pairs], [h for _, h in pairs], **boot)
 
@@ -224,13 +221,12 @@ def compare_runs(
         "paired_cases": len(paired),
         "only_in_base": sorted(set(base_cases) - set(head_cases)),
         "only_in_head": sorted(set(head_cases) - set(base_cases)),
-        "pass_rate": {
-            "base": _rate(base_cases, paired, "pass"),
-            "head": _rate(head_cases, paired, "pass"),
-        },
-        "error_rate": {
-            "base": _rate(base_cases, paired, "error"),
-            "head": _rate(head_cases, paired, "error"),
+        **{
+            f"{result}_rate": {
+                "base": _rate(base_cases, paired, result),
+                "head": _rate(head_cases, paired, result),
+            }
+            for result in ("pass", "error")
         },
         "mcnemar": {
             "pass_to_fail": pass_to_fail,
@@ -253,7 +249,7 @@ def compare_runs(
 def trend(summaries: Sequence[Mapping[str, Any]], last_n: int | None = None) -> dict[str, Any]:
     """Pass rate, coverage, mean scores, latency and judge cost across runs (oldest first)."""
     chosen = list(summaries[-last_n:] if last_n else summaries)
-    names = _ordered({d for s in chosen for d in s.get("dimension_means", {})})
+    names = in_dimension_order(d for s in chosen for d in s.get("dimension_means", {}))
     runs: list[dict[str, Any]] = [
         {
             "run_key": s.get("run_key"),

@@ -50,11 +50,15 @@ def _noise(judged: Sequence[Sequence[float | None]]) -> dict[str, float] | None:
     if not groups:
         return None
     split = variance_split(groups)
-    total = split["total"]
+    return _noise_split(split["between_cases"], split["within_cases"])
+
+
+def _noise_split(chatbot: float, judge: float) -> dict[str, float]:
+    total = chatbot + judge
     return {
-        "chatbot": round(split["between_cases"], 6),
-        "judge": round(split["within_cases"], 6),
-        "judge_share": round(split["within_cases"] / total, 6) if total > 0 else 0.0,
+        "chatbot": round(chatbot, 6),
+        "judge": round(judge, 6),
+        "judge_share": round(judge / total, 6) if total > 0 else 0.0,
     }
 
 
@@ -89,11 +93,7 @@ def _run_noise(cases: Sequence[Mapping[str, Any]]) -> dict[str, float] | None:
         return None
     chatbot = fmean(n["chatbot"] for n in noises)
     judge = fmean(n["judge"] for n in noises)
-    return {
-        "chatbot": round(chatbot, 6),
-        "judge": round(judge, 6),
-        "judge_share": round(judge / (chatbot + judge), 6) if chatbot + judge > 0 else 0.0,
-    }
+    return _noise_split(chatbot, judge)
 
 
 def summarize_repeats(base_run_key: str, summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -12,9 +12,9 @@ everything else stays a claim.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from eval_pipeline.core.claims.layout import Layout, sentence_spans
+from eval_pipeline.core.claims.layout import Layout, overlaps, sentence_spans
 from eval_pipeline.core.claims.numbers import (
     ParsedNumber,
     scan_fractions,
@@ -177,10 +177,6 @@ def non_claim_spans(
     return spans
 
 
-def _overlaps(span: tuple[int, int], others: Iterable[tuple[int, int]]) -> bool:
-    return any(span[0] < end and start < span[1] for start, end in others)
-
-
 _YEAR_BEFORE = re.compile(
     r"\b(?i:in|since|during|of|for|from|to|until|till|by|before|after|through|between|and|"
     r"year|fiscal|early|mid|late|end\s+of|start\s+of|vs\.?|versus|on|over|across|than)\s+$"
@@ -303,7 +299,7 @@ def _numbers_mentioned(
     return [
         n
         for n in numbers
-        if not _overlaps((n.numeral_start, n.numeral_end), masks)
+        if not overlaps((n.numeral_start, n.numeral_end), masks)
         and (years_are_claims or not _is_year(n, text))
         and not _is_pronoun_one(n, text)
         and not _echoes_criterion(n, text, criteria)

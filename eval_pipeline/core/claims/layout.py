@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -34,6 +35,11 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     if text[start:].strip():
         spans.append((start, len(text)))
     return spans
+
+
+def overlaps(span: tuple[int, int], others: Iterable[tuple[int, int]]) -> bool:
+    """Does ``span`` share a character with any of ``others``?"""
+    return any(span[0] < end and start < span[1] for start, end in others)
 
 
 def line_spans(text: str) -> list[tuple[int, int]]:
@@ -108,7 +114,6 @@ def tables(text: str) -> list[Table]:
 class ListItem:
     start: int
     end: int
-    body_start: int
     marker: tuple[int, int] | None
     """The span of a numbered marker ("1."), which is never a claim."""
 
@@ -122,7 +127,7 @@ def list_items(text: str) -> list[ListItem]:
         marker = m.span("number") if m.group("number") else None
         if marker is not None:
             marker = (marker[0], marker[1] + 1)
-        items.append(ListItem(m.start(), end, m.end(), marker))
+        items.append(ListItem(m.start(), end, marker))
     return items
 
 

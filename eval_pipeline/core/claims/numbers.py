@@ -143,7 +143,6 @@ class ParsedNumber:
     scaled: bool
     factor: float = 1.0
     """What the written numeral was multiplied by (scale word, suffix, basis points)."""
-    explicit_sign: bool = False
 
 
 def parse_word_number(text: str) -> int | None:
@@ -211,9 +210,7 @@ def prefix(text: str, start: int) -> tuple[bool, Bound | None, int]:
 def _is_bounded(text: str, start: int, end: int) -> bool:
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
-    if after.isalpha() and _ATTACHED_UNIT.match(text, end):
-        unit_end = _ATTACHED_UNIT.match(text, end)
-        assert unit_end is not None
+    if after.isalpha() and (unit_end := _ATTACHED_UNIT.match(text, end)):
         following = text[unit_end.end()] if unit_end.end() < len(text) else " "
         return not (before.isalnum() or before in "_.") and not following.isalnum()
     return not (before.isalnum() or before in "_.") and not (after.isalnum() or after == "_")
@@ -275,7 +272,6 @@ def scan_numbers(text: str) -> list[ParsedNumber]:
                 in_words=in_words,
                 scaled=multiplier != 1.0,
                 factor=multiplier * unit_factor,
-                explicit_sign=numeral_start < m.start(),
             )
         )
     return found
@@ -330,15 +326,14 @@ def scan_fractions(text: str) -> list[ParsedNumber]:
     precision is that of the same share written "one in N" (a third: one in 2.5 to 3.5)."""
     found = []
     for m in _FRACTION.finditer(text):
+        hedged, bound, start = prefix(text, m.start())
         if m.group("half"):
-            hedged, bound, start = prefix(text, m.start())
             if _NOT_A_SHARE_HALF.search(text[: m.start()]) or not (
                 hedged or bound or text[m.end() : m.end() + 3].lower() == " of"
             ):
                 continue
             count, parts = 1, 2
         else:
-            hedged, bound, start = prefix(text, m.start())
             word = m.group("count").lower()
             count = 1 if word in ("a", "an", "one") else WORD_VALUES[word]
             parts = FRACTION_WORDS[m.group("part").lower()]

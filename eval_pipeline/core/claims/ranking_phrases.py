@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from eval_pipeline.core.claims.layout import overlaps
 from eval_pipeline.core.claims.numbers import parse_word_number
 from eval_pipeline.core.models import Claim
 
@@ -34,7 +35,7 @@ LOW = (
 )
 POLAR = r"best|worst|fastest|slowest|quickest|strongest-performing|weakest-performing"
 SUPERLATIVE = rf"{HIGH}|{LOW}|{POLAR}"
-_ORDINALS: dict[str, int] = {
+ORDINALS: dict[str, int] = {
     word: i
     for i, words in enumerate(
         (
@@ -53,7 +54,7 @@ _ORDINALS: dict[str, int] = {
     )
     for word in words
 }
-_ORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
+_ORD = "|".join(sorted(ORDINALS, key=len, reverse=True))
 _GAP = r"(?:\s+[a-z][\w-]*){0,2}?"
 _METRIC = (
     r"(?P<metric>[^.;:!?,|\d$€£(—–]*?)"
@@ -140,7 +141,7 @@ def _rank_of(m: re.Match[str]) -> tuple[int, str]:
     if "bottom" in lead or "last" in lead:
         direction = "lowest"
     ordinal = groups.get("ord")
-    rank = _ORDINALS[ordinal.lower()] if ordinal else 1
+    rank = ORDINALS[ordinal.lower()] if ordinal else 1
     return rank, direction
 
 
@@ -172,9 +173,7 @@ def ranking_claims(text: str) -> tuple[list[Claim], list[tuple[int, int]]]:
     taken: list[tuple[int, int]] = []
     for pattern in RANKING_PATTERNS:
         for m in pattern.finditer(text):
-            if any(m.start() < e and s < m.end() for s, e in taken):
-                continue
-            if _NEGATION.search(m.group()):
+            if overlaps(m.span(), taken) or _NEGATION.search(m.group()):
                 continue
             rank, direction = _rank_of(m)
             groups = m.groupdict()
@@ -185,17 +184,8 @@ def ranking_claims(text: str) -> tuple[list[Claim], list[tuple[int, int]]]:
                 for e in re.finditer(ENTITY, m.group("list")):
                     name = entity_name(e.group())
                     if name:
-                        start = m.start("list") + e.start()
-                        claims.append(
-                            _ranking(
-                                text,
-                                (start, start + len(e.group())),
-                                name,
-                                size or 0,
-                                direction,
-                                "at_most",
-                            )
-                        )
+                        span = (m.start("list") + e.start(), m.start("list") + e.end())
+                        claims.append(_ranking(text, span, name, size or 0, direction, "at_most"))
                 taken.append(m.span())
                 continue
             name = entity_name(m.group("entity"))

@@ -256,21 +256,17 @@ def bkg_dimension(
     vocabulary_used = bool(
         heuristic_details["bkg_terms"] or heuristic_details["answer_identifiers"]
     )
+    nothing = None
     if not sql_statements and not vocabulary_used and (refusal or not answer.strip()):
+        nothing = "no SQL, no BKG term, and " + ("a refusal" if refusal else "no answer")
+    elif not answer.strip() and not names.tables:
+        nothing = "no answer and no table read by the SQL"
+    if nothing is not None:
         return DimensionResult(
             name="bkg",
             state="skipped",
             method=METHOD,
-            reason="nothing to ground: no SQL, no BKG term, and "
-            + ("a refusal" if refusal else "no answer"),
-            details={"refusal": refusal},
-        )
-    if not answer.strip() and not names.tables:
-        return DimensionResult(
-            name="bkg",
-            state="skipped",
-            method=METHOD,
-            reason="nothing to ground: no answer and no table read by the SQL",
+            reason=f"nothing to ground: {nothing}",
             details={"refusal": refusal},
         )
     try:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from statistics import fmean
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -79,6 +79,9 @@ class BkgRubric(_Rubric):
     summary: str = Field(description="Two sentences at most")
 
 
+RubricT = TypeVar("RubricT", bound=_Rubric)
+
+
 # --------------------------------------------------------------------------- prompts
 
 
@@ -98,12 +101,36 @@ def fence(text: str, label: str) -> str:
     return f"{ticks}{label}\n{text}\n{ticks}"
 
 
-def _messages(prompt: Prompt, rubric: type[BaseModel], **values: str) -> list[dict[str, str]]:
+def rubric_messages(prompt: Prompt, rubric: type[BaseModel], **values: str) -> list[dict[str, str]]:
+    """The system message showing the reply's JSON Schema, and the user message filled in."""
     schema = json.dumps(rubric.model_json_schema(), indent=1)
     return [
         {"role": "system", "content": prompt.system.substitute(schema=schema)},
         {"role": "user", "content": prompt.user.substitute(**values)},
     ]
+
+
+def _ask(
+    client: JudgeClient,
+    name: str,
+    rubric: type[RubricT],
+    *,
+    case_id: str,
+    use_cache: bool,
+    **values: str,
+) -> tuple[JudgeCall, RubricT]:
+    """One call of the judge ``name``; its reply is validated against ``rubric``."""
+    prompt = load_prompt(name)
+    call = client.judge(
+        rubric_messages(prompt, rubric, **values),
+        schema=rubric.model_json_schema(),
+        schema_name=f"{name}_judgement",
+        prompt_version=prompt.version,
+        case_id=case_id,
+        dimension=name,
+        use_cache=use_cache,
+    )
+    return call, rubric.model_validate(call.data)
 
 
 # --------------------------------------------------------------------------- BKG summary
@@ -176,9 +203,10 @@ def _criteria(criteria: EvaluationCriteria) -> str:
     return "\n".join(out)
 
 
-def _short(value: Any) -> str:
+def short_json(value: Any, limit: int = _MAX_EVIDENCE_VALUE) -> str:
+    """``value`` as JSON text, cut at ``limit`` characters."""
     text = json.dumps(value, default=str, ensure_ascii=False)
-    return text if len(text) <= _MAX_EVIDENCE_VALUE else text[:_MAX_EVIDENCE_VALUE] + "…"
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _verdicts(verdicts: Sequence[Verdict]) -> str:
@@ -187,7 +215,8 @@ def _verdicts(verdicts: Sequence[Verdict]) -> str:
     lines = []
     for v in verdicts:
         evidence = "; ".join(
-            f"{e.kind} {e.source}({_short(e.params)}) = {_short(e.value)}" for e in v.evidence
+            f"{e.kind} {e.source}({short_json(e.params)}) = {short_json(e.value)}"
+            for e in v.evidence
         )
         suffix = f" [{evidence}]" if evidence else ""
         lines.append(f"- {v.claim_id}: {v.verdict} — {v.reason}{suffix}")
@@ -195,20 +224,34 @@ def _verdicts(verdicts: Sequence[Verdict]) -> str:
 
 
 def _usage(call: JudgeCall) -> dict[str, Any]:
-    return {
-        "prompt_version": call.prompt_version,
-        "cached": call.cached,
-        "attempts": call.attempts,
-        "transport_retries": call.transport_retries,
-        "input_tokens": call.input_tokens,
-        "output_tokens": call.output_tokens,
-        "cost_usd": call.cost_usd,
-    }
+    """How the call went and what it cost: every field of the call but its reply and model."""
+    return {f.name: getattr(call, f.name) for f in fields(call) if f.name not in ("data", "model")}
 
 
-def _axes_reason(summary: str, axes: dict[str, AxisScore]) -> str:
+@dataclass(frozen=True)
+class JudgedScore:
+    """A judge's part of a dimension that another module combines with its own checks."""
+
+    score: float
+    reason: str
+    details: dict[str, Any]
+
+
+def _judged(
+    call: JudgeCall, summary: str, axes: dict[str, AxisScore], **details: Any
+) -> JudgedScore:
+    """The mean of the rubric axes, with each axis's score and reason."""
     parts = "; ".join(f"{name} {axis.score:.2f}: {axis.reason}" for name, axis in axes.items())
-    return f"{summary} ({parts})"
+    return JudgedScore(
+        score=round(fmean(a.score for a in axes.values()), 4),
+        reason=f"{summary} ({parts})",
+        details={
+            "axes": {axis: a.score for axis, a in axes.items()},
+            "axis_reasons": {axis: a.reason for axis, a in axes.items()},
+            **details,
+            **_usage(call),
+        },
+    )
 
 
 def _scored(
@@ -220,18 +263,14 @@ def _scored(
     **details: Any,
 ) -> DimensionResult:
     """A judged dimension: the mean of its rubric axes, with each axis's score and reason."""
+    judged = _judged(call, summary, axes, **details)
     return DimensionResult(
         name=name,
         state="scored",
-        score=round(fmean(a.score for a in axes.values()), 4),
+        score=judged.score,
         method=client.method,
-        reason=_axes_reason(summary, axes),
-        details={
-            "axes": {axis: a.score for axis, a in axes.items()},
-            "axis_reasons": {axis: a.reason for axis, a in axes.items()},
-            **details,
-            **_usage(call),
-        },
+        reason=judged.reason,
+        details=judged.details,
     )
 
 
@@ -270,33 +309,25 @@ def content_quality_dimension(
     """
     if not answer.strip():
         return _empty("content_quality", client)
-    prompt = load_prompt("content_quality")
-    messages = _messages(
-        prompt,
-        ContentQualityRubric,
-        data_description=bkg_summary(bkg),
-        question=fence(case.question, "question"),
-        context=fence(case.context or "(none)", "context"),
-        expected_answer=fence(
-            case.expected_answer if case.has_expected_answer else "(none)", "expected"
-        ),
-        criteria=_criteria(case.evaluation_criteria),
-        verdicts=_verdicts(verdicts),
-        answer=fence(answer, "answer"),
-    )
     try:
-        call = client.judge(
-            messages,
-            schema=ContentQualityRubric.model_json_schema(),
-            schema_name="content_quality_judgement",
-            prompt_version=prompt.version,
+        call, rubric = _ask(
+            client,
+            "content_quality",
+            ContentQualityRubric,
             case_id=case.id,
-            dimension="content_quality",
             use_cache=use_cache,
+            data_description=bkg_summary(bkg),
+            question=fence(case.question, "question"),
+            context=fence(case.context or "(none)", "context"),
+            expected_answer=fence(
+                case.expected_answer if case.has_expected_answer else "(none)", "expected"
+            ),
+            criteria=_criteria(case.evaluation_criteria),
+            verdicts=_verdicts(verdicts),
+            answer=fence(answer, "answer"),
         )
     except JudgeError as exc:
         return _error("content_quality", client, exc)
-    rubric = ContentQualityRubric.model_validate(call.data)
     correctness = rubric.correctness
     if rubric.unforgivable_violations and correctness.score > 0:
         correctness = AxisScore(
@@ -329,37 +360,20 @@ def on_topic_llm_dimension(
     """Relevance and adherence of the answer to the question; score = their mean."""
     if not answer.strip():
         return _empty("on_topic", client)
-    prompt = load_prompt("on_topic")
-    messages = _messages(
-        prompt,
-        OnTopicRubric,
-        question=fence(question, "question"),
-        answer=fence(answer, "answer"),
-    )
     try:
-        call = client.judge(
-            messages,
-            schema=OnTopicRubric.model_json_schema(),
-            schema_name="on_topic_judgement",
-            prompt_version=prompt.version,
+        call, rubric = _ask(
+            client,
+            "on_topic",
+            OnTopicRubric,
             case_id=case_id,
-            dimension="on_topic",
             use_cache=use_cache,
+            question=fence(question, "question"),
+            answer=fence(answer, "answer"),
         )
     except JudgeError as exc:
         return _error("on_topic", client, exc)
-    rubric = OnTopicRubric.model_validate(call.data)
     axes = {"relevance": rubric.relevance, "adherence": rubric.adherence}
     return _scored("on_topic", client, call, rubric.summary, axes)
-
-
-@dataclass(frozen=True)
-class JudgedScore:
-    """A judge's part of a dimension that another module combines with its own checks."""
-
-    score: float
-    reason: str
-    details: dict[str, Any]
 
 
 def bkg_judge_score(
@@ -377,36 +391,24 @@ def bkg_judge_score(
 
     Raises ``JudgeError``: the caller owns the dimension and turns it into its ``error`` state.
     """
-    prompt = load_prompt("bkg")
     queries = "\n\n".join(fence(s, "sql") for s in sql) if sql else "(no query was run)"
-    messages = _messages(
-        prompt,
+    call, rubric = _ask(
+        client,
+        "bkg",
         BkgRubric,
+        case_id=case_id,
+        use_cache=use_cache,
         data_description=bkg_summary(bkg, top_tables),
         question=fence(question, "question"),
         sql=queries,
         answer=fence(answer or "(empty)", "answer"),
     )
-    call = client.judge(
-        messages,
-        schema=BkgRubric.model_json_schema(),
-        schema_name="bkg_judgement",
-        prompt_version=prompt.version,
-        case_id=case_id,
-        dimension="bkg",
-        use_cache=use_cache,
-    )
-    rubric = BkgRubric.model_validate(call.data)
     axes = {"entity_grounding": rubric.entity_grounding, "schema_fit": rubric.schema_fit}
-    return JudgedScore(
-        score=round(fmean(a.score for a in axes.values()), 4),
-        reason=_axes_reason(rubric.summary, axes),
-        details={
-            "axes": {name: a.score for name, a in axes.items()},
-            "axis_reasons": {name: a.reason for name, a in axes.items()},
-            "unknown_entities": rubric.unknown_entities,
-            "tables": list(top_tables),
-            "method": client.method,
-            **_usage(call),
-        },
+    return _judged(
+        call,
+        rubric.summary,
+        axes,
+        unknown_entities=rubric.unknown_entities,
+        tables=list(top_tables),
+        method=client.method,
     )

@@ -43,20 +43,17 @@ def latency_dimension(payload: ChatPayload, sla: LatencySLA | None = None) -> Di
         "sla": sla.model_dump(),
     }
     if payload.latency_s is None:
-        if payload.status == "error":
-            cause = payload.errors[0] if payload.errors else "unknown error"
-            return DimensionResult(
-                name="latency",
-                state="error",
-                method="sla_bands",
-                reason=f"the chatbot call failed before a complete answer: {cause}",
-                details=details,
-            )
+        failed = payload.status == "error"
+        cause = payload.errors[0] if payload.errors else "unknown error"
         return DimensionResult(
             name="latency",
-            state="skipped",
+            state="error" if failed else "skipped",
             method="sla_bands",
-            reason="the transport reported no timings",
+            reason=(
+                f"the chatbot call failed before a complete answer: {cause}"
+                if failed
+                else "the transport reported no timings"
+            ),
             details=details,
         )
     total_score = banded_score(payload.latency_s, sla.total_s)

@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from eval_pipeline.core.claims.layout import overlaps
 from eval_pipeline.core.models import DimensionResult
 
 PIIKind = Literal["email", "phone", "national_id", "payment_card"]
@@ -122,7 +123,7 @@ def _find_raw(text: str) -> list[tuple[PIIMatch, str]]:
         for match in pattern.finditer(text):
             start, end = match.span()
             value = match.group()
-            if not accept(value) or any(start < e and s < end for s, e in taken):
+            if not accept(value) or overlaps((start, end), taken):
                 continue
             taken.append((start, end))
             found.append((PIIMatch(kind=kind, span=(start, end), redacted=redact(value)), value))

@@ -114,12 +114,9 @@ def sql_is_read_only(sql: str, dialect: str | None = None) -> bool:
         trees, _ = parse_sql(sql, dialect)
     except ValueError:
         return False
-    if len(trees) != 1:
+    if len(trees) != 1 or not isinstance(trees[0], exp.Query):
         return False
-    tree = trees[0]
-    if not isinstance(tree, exp.Query):
-        return False
-    return not any(isinstance(node, _WRITE_NODES) for node in tree.walk())
+    return not any(isinstance(node, _WRITE_NODES) for node in trees[0].walk())
 
 
 @dataclass
@@ -134,13 +131,13 @@ class _Known:
         documented = {
             t.name.split(".")[-1].lower(): {c.name.lower() for c in t.columns} for t in bkg.tables
         }
-        if live_catalog is None:
-            return cls(documented, set(documented))
-        live = {
-            name.split(".")[-1].lower(): {c.lower() for c in cols}
-            for name, cols in live_catalog.items()
-        }
-        return cls(live, set(documented))
+        existing = documented
+        if live_catalog is not None:
+            existing = {
+                name.split(".")[-1].lower(): {c.lower() for c in cols}
+                for name, cols in live_catalog.items()
+            }
+        return cls(existing, set(documented))
 
 
 @dataclass

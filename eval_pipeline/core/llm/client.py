@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
-from typing import Any, ClassVar, cast
+from typing import Any, cast
 
 import jsonschema
 import openai
@@ -34,7 +34,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 
 from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.llm.settings import LLMSettings
-from eval_pipeline.core.results_store import shared_engine
+from eval_pipeline.core.results_store import engine_with_tables
 
 log = logging.getLogger(__name__)
 
@@ -65,18 +65,17 @@ class JudgeParseError(JudgeError):
 
 @dataclass(frozen=True)
 class JudgeCall:
-    """The validated reply of one judge call and what it cost."""
+    """The validated reply of one judge call and what it cost (nothing, for a cached reply)."""
 
     data: dict[str, Any]
     model: str
     prompt_version: str
-    cache_key: str
     cached: bool
-    attempts: int
-    transport_retries: int
-    input_tokens: int
-    output_tokens: int
-    cost_usd: float
+    attempts: int = 0
+    transport_retries: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
 
 
 # --------------------------------------------------------------------------- cost accounting
@@ -167,15 +166,8 @@ class _CachedReply:
 class JudgeCache:
     """Validated judge replies by content hash, on any SQLAlchemy URL (one engine per URL)."""
 
-    _ready: ClassVar[set[str]] = set()
-    _lock: ClassVar[threading.Lock] = threading.Lock()
-
     def __init__(self, url: str) -> None:
-        self.engine = shared_engine(url)
-        with self._lock:
-            if url not in self._ready:
-                _METADATA.create_all(self.engine)
-                self._ready.add(url)
+        self.engine = engine_with_tables(url, _METADATA)
 
     def get(self, key: str, *, now: float, ttl_s: float) -> _CachedReply | None:
         query = sa.select(JUDGE_CACHE.c.response, JUDGE_CACHE.c.created_at).where(
@@ -252,6 +244,13 @@ def retry_after_s(exc: BaseException) -> float | None:
         return None
 
 
+def first_message(completion: ChatCompletion) -> ChatCompletionMessage:
+    """The completion's message; an empty one when the server sent no choice."""
+    if completion.choices:
+        return completion.choices[0].message
+    return ChatCompletionMessage(role="assistant", content="")
+
+
 _JSON_FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*)\n\s*```\s*$", re.DOTALL)
 
 
@@ -274,23 +273,17 @@ class JudgeClient:
         self._sleep = sleep
         self._limit = _endpoint_limit(settings)
         key = settings.api_key.get_secret_value()
+        common: dict[str, Any] = {"api_key": key, "timeout": settings.timeout_s, "max_retries": 0}
         self._client: openai.OpenAI
         if settings.is_azure:
             self._client = openai.AzureOpenAI(
                 azure_endpoint=settings.base_url,
                 azure_deployment=settings.azure_deployment,
                 api_version=settings.api_version,
-                api_key=key,
-                timeout=settings.timeout_s,
-                max_retries=0,
+                **common,
             )
         else:
-            self._client = openai.OpenAI(
-                base_url=settings.base_url,
-                api_key=key,
-                timeout=settings.timeout_s,
-                max_retries=0,
-            )
+            self._client = openai.OpenAI(base_url=settings.base_url, **common)
 
     @property
     def model(self) -> str:
@@ -336,31 +329,16 @@ class JudgeClient:
                     data=hit.data,
                     model=self.settings.model,
                     prompt_version=prompt_version,
-                    cache_key=key,
                     cached=True,
-                    attempts=0,
-                    transport_retries=0,
-                    input_tokens=0,
-                    output_tokens=0,
-                    cost_usd=0.0,
                 )
                 self.ledger.record(case_id, dimension, CostTotals(calls=1, cached_calls=1))
                 return call
         try:
-            call = self._call(list(messages), schema, schema_name, params, prompt_version, key)
+            call = self._call(list(messages), schema, schema_name, params, prompt_version)
         except JudgeParseError as exc:
             self.ledger.record(case_id, dimension, exc.spent)
             raise
-        self.ledger.record(
-            case_id,
-            dimension,
-            CostTotals(
-                calls=1,
-                input_tokens=call.input_tokens,
-                output_tokens=call.output_tokens,
-                cost_usd=call.cost_usd,
-            ),
-        )
+        self.ledger.record(case_id, dimension, self._spent(call.input_tokens, call.output_tokens))
         if use_cache and self.cache is not None:
             self.cache.put(key, call, now=self._clock())
         return call
@@ -379,19 +357,19 @@ class JudgeClient:
         usage = completion.usage
         tokens_in = usage.prompt_tokens if usage is not None else 0
         tokens_out = usage.completion_tokens if usage is not None else 0
-        self.ledger.record(
-            case_id,
-            dimension,
-            CostTotals(
-                calls=1,
-                input_tokens=tokens_in,
-                output_tokens=tokens_out,
-                cost_usd=self.settings.cost_usd(tokens_in, tokens_out),
-            ),
-        )
+        self.ledger.record(case_id, dimension, self._spent(tokens_in, tokens_out))
         return completion
 
     # ------------------------------------------------------------------ internals
+
+    def _spent(self, tokens_in: int, tokens_out: int) -> CostTotals:
+        """What one call cost, for the ledger."""
+        return CostTotals(
+            calls=1,
+            input_tokens=tokens_in,
+            output_tokens=tokens_out,
+            cost_usd=self.settings.cost_usd(tokens_in, tokens_out),
+        )
 
     def _params(self, schema: Mapping[str, Any], schema_name: str) -> dict[str, Any]:
         params: dict[str, Any] = {"temperature": 0}
@@ -421,7 +399,6 @@ class JudgeClient:
         schema_name: str,
         params: dict[str, Any],
         prompt_version: str,
-        key: str,
     ) -> JudgeCall:
         validator = jsonschema.Draft202012Validator(schema)
         tokens_in = tokens_out = retries = 0
@@ -432,18 +409,13 @@ class JudgeClient:
             if completion.usage is not None:
                 tokens_in += completion.usage.prompt_tokens
                 tokens_out += completion.usage.completion_tokens
-            message = (
-                completion.choices[0].message
-                if completion.choices
-                else ChatCompletionMessage(role="assistant", content="")
-            )
+            message = first_message(completion)
             data, problem, follow_up = self._parse(message, schema_name, validator)
             if problem is None:
                 return JudgeCall(
                     data=data,
                     model=self.settings.model,
                     prompt_version=prompt_version,
-                    cache_key=key,
                     cached=False,
                     attempts=attempt,
                     transport_retries=retries,
@@ -457,12 +429,7 @@ class JudgeClient:
         raise JudgeParseError(
             f"the judge's reply was invalid twice: {errors[0]}; then: {errors[1]}",
             errors,
-            CostTotals(
-                calls=1,
-                input_tokens=tokens_in,
-                output_tokens=tokens_out,
-                cost_usd=self.settings.cost_usd(tokens_in, tokens_out),
-            ),
+            self._spent(tokens_in, tokens_out),
         )
 
     def _parse(

@@ -249,15 +249,14 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
     by_period = _attach(prose, period_items, ctx)
     heads = _line_heads(ctx)
     for claim in claims:
-        lead = _lead_in(ctx, claim.span[0])
-        if lead is not None:
-            bindings[claim.id].lead_start = lead[0]
-            bindings[claim.id].lead_in = tokens(ctx.answer[lead[0] : lead[1]])
-        else:
-            bindings[claim.id].lead_start = ctx.layout.sentence_of(claim.span[0])[0]
-    for claim in claims:
         binding = bindings[claim.id]
         start, end = ctx.layout.sentence_of(claim.span[0])
+        lead = _lead_in(ctx, claim.span[0])
+        if lead is not None:
+            binding.lead_start = lead[0]
+            binding.lead_in = tokens(ctx.answer[lead[0] : lead[1]])
+        else:
+            binding.lead_start = start
         binding.context = binding.lead_in | tokens(ctx.answer[start:end]) | binding.meaning
     for claim in prose:
         binding = bindings[claim.id]

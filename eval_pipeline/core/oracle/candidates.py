@@ -72,9 +72,7 @@ def comparable(unit: Unit | None, fact: Fact) -> bool:
 
 def _period_fit(binding: Binding, fact: Fact) -> tuple[bool, bool]:
     """(consistent, pins the fact's row) for the periods the claim names."""
-    if not binding.periods:
-        return True, False
-    if not fact.periods:
+    if not binding.periods or not fact.periods:
         return True, False
     consistent = all(any(fp.within(p) for fp in fact.periods) for p in binding.periods)
     if fact.row_period is not None:
@@ -114,18 +112,15 @@ def fit(claim: Claim, binding: Binding, fact: Fact) -> Fit | None:
 
 
 def fits(claim: Claim, binding: Binding, facts: Sequence[Fact], unit: Unit | None) -> list[Fit]:
-    out = []
-    for fact in facts:
-        if not comparable(unit, fact):
-            continue
-        found = fit(claim, binding, fact)
-        if found is not None:
-            out.append(found)
+    out = [
+        found
+        for fact in facts
+        if comparable(unit, fact) and (found := fit(claim, binding, fact)) is not None
+    ]
     rows = [f for f in out if f.entity == "named" and f.fact.labels]
     most = max((f.matched for f in rows), default=0)
-    return [
-        f for f in out if f not in rows or f.matched == most
-    ]  # "Ironclad Academy: Enterprise X1, 186 seats"
+    # "Ironclad Academy: Enterprise X1, 186 seats": the rows naming most of the entities
+    return [f for f in out if f not in rows or f.matched == most]
 
 
 def best(found: Sequence[Fit]) -> list[Fit]:

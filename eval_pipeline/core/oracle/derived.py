@@ -140,10 +140,9 @@ class Deriver:
 
     # ------------------------------------------------------------------ named parts
 
-    def _named(
-        self, claim: Claim, binding: Binding, start: int, end: int
-    ) -> tuple[list[str], list[Period]]:
+    def _named(self, binding: Binding) -> tuple[list[str], list[Period]]:
         """Entities and periods named in the claim's sentence, else in the question."""
+        start, end = binding.sentence
         entities = [m.key for m in self.ctx.labels_in(start, end)]
         periods = [m.period for m in self.ctx.periods_in(start, end)]
         if not entities:
@@ -268,14 +267,12 @@ class Deriver:
                 out.append(Derived(share, "fraction", (*named, *rest), "share (named rows)", True))
         return out
 
-    def _pairs(
-        self, claim: Claim, binding: Binding, unit: Unit | None
-    ) -> list[tuple[Fact, Fact, bool, bool]]:
+    def _pairs(self, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
         """(subject, other, pinned, ordered) pairs of one metric told apart by the entities or
         periods the sentence names, or a named figure beside the overall one. The subject is
         the later period, else the entity the claim is bound to, else the first named; when
         none of these tells, the pair is unordered and only its magnitude can be checked."""
-        entities, periods = self._named(claim, binding, *binding.sentence)
+        entities, periods = self._named(binding)
         found: list[tuple[Fact, Fact, bool, bool]] = []
         for a, b in itertools.combinations(self.facts, 2):
             if not _same_metric(a, b):
@@ -334,7 +331,7 @@ class Deriver:
     def changes(self, claim: Claim, binding: Binding, unit: Unit | None) -> list[Derived]:
         """Differences (in the facts' unit, or points for rates) and relative changes (%)."""
         out: list[Derived] = []
-        pairs = self._pairs(claim, binding, unit)
+        pairs = self._pairs(binding)
         if not pairs:
             pairs = self._previous(binding)
         for a, b, pinned, ordered in pairs:
@@ -362,7 +359,7 @@ class Deriver:
 
     def ratios(self, claim: Claim, binding: Binding) -> list[Derived]:
         out = []
-        for a, b, pinned, _ in self._pairs(claim, binding, None):
+        for a, b, pinned, _ in self._pairs(binding):
             if a.value and b.value:
                 low, high = sorted((abs(a.value), abs(b.value)))
                 value = high / low if abs(claim.value or 0) >= 1 else low / high
@@ -374,7 +371,7 @@ class Deriver:
     ) -> list[Derived]:
         """A whole column, or the rows the sentence names, added up."""
         out: list[Derived] = []
-        entities, _ = self._named(claim, binding, *binding.sentence)
+        entities, _ = self._named(binding)
         if len(binding.entities) >= 2:  # "churn and contraction together took $82.7K"
             entities = sorted(binding.entities)
         usable = self._first_of_each_series(lambda f: comparable(unit, f) and _amount(f))

@@ -5,16 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from eval_pipeline.core.models import DimensionResult, DimensionState, ReferenceValue, Verdict
+from eval_pipeline.core.models import (
+    DimensionResult,
+    DimensionState,
+    ReferenceValue,
+    Verdict,
+    verdict_counts,
+)
 
 
 def oracle_dimension(
     verdicts: Sequence[Verdict], references: Sequence[ReferenceValue], *, has_reference: bool
 ) -> DimensionResult:
     """supported / (supported + contradicted); skipped when nothing could be checked."""
-    counts = {"supported": 0, "contradicted": 0, "unverifiable": 0, "stale": 0}
-    for verdict in verdicts:
-        counts[verdict.verdict] += 1
+    counts = verdict_counts(verdicts)
     checked = counts["supported"] + counts["contradicted"]
     errors = [f"{rv.reference.target}: {rv.error}" for rv in references if rv.error is not None]
     details: dict[str, Any] = {

@@ -286,25 +286,20 @@ def _mapping_rows(
         names = [*prefix] if period is not None else [*prefix, str(name)]
         period = period or outer
         number = _number(item)
+        records = _records(item)
         if number is not None:
             yield _Row(names, period, [(None, number)])
+        elif records is not None:
+            yield from _table_rows(records, names)
+        elif isinstance(item, Mapping) and all(_number(v) is not None for v in item.values()):
+            row_numbers: list[tuple[str | None, float]] = [
+                (str(column), value)
+                for column, cell in item.items()
+                if (value := _number(cell)) is not None and not _ID_COLUMN.match(str(column))
+            ]
+            yield _Row(names, period, row_numbers)
         elif isinstance(item, Mapping):
-            records = _records(item)
-            if records is not None:
-                yield from _table_rows(records, names)
-            elif all(_number(v) is not None for v in item.values()):
-                row_numbers: list[tuple[str | None, float]] = []
-                for column, cell in item.items():
-                    value = _number(cell)
-                    if value is not None and not _ID_COLUMN.match(str(column)):
-                        row_numbers.append((str(column), value))
-                yield _Row(names, period, row_numbers)
-            else:
-                yield from _mapping_rows(item, names, period)
-        elif isinstance(item, list):
-            records = _records(item)
-            if records is not None:
-                yield from _table_rows(records, names)
+            yield from _mapping_rows(item, names, period)
 
 
 def _rows(value: Any) -> list[_Row]:
@@ -333,31 +328,28 @@ def _unit_of(
     """The unit of a column: declared, else its name, else the reference's when it is the only
     numeric column (or for a mapping); in a rate reference, whole numbers above 100 or beside a
     column of fractional rates are counts; a rate column holding values up to 1 is a fraction."""
-    unit: Unit | None = None
     if column is not None and column in rv.column_units:
         return rv.column_units[column]
+    whole = bool(values) and all(v.is_integer() for v in values)
+    largest = max((abs(v) for v in values), default=0.0)
+    unit: Unit | None = None
     if column is not None:
         unit = unit_from_name(column)
-        if (
-            unit is None
-            and values
-            and all(v.is_integer() for v in values)
-            and _PLURAL.search(column)
-        ):
+        if unit is None and whole and _PLURAL.search(column):
             unit = "count"  # whole numbers under a plural noun: "active_accounts", "seats"
     if unit is None and column is None and scalar_name(rv):
         unit = unit_from_name(scalar_name(rv))
-        if unit is None and values and all(v.is_integer() for v in values):
+        if unit is None and whole:
             unit = "count" if _PLURAL.search(scalar_name(rv)) else None
     if unit is None and (column is None or numeric == 1):
-        if rv.unit in RATES and values and all(v.is_integer() for v in values):
-            return "count" if max(abs(v) for v in values) > 100 else None  # counts in a rate KPI
+        if rv.unit in RATES and whole:
+            return "count" if largest > 100 else None  # counts in a rate KPI
         unit = rv.unit
-    if unit is None and rv.unit in RATES and values and all(v.is_integer() for v in values):
-        return "count" if max(abs(v) for v in values) > 100 or beside_rates else None
-    if unit is None and rv.unit in RATES and values and not all(v.is_integer() for v in values):
-        unit = rv.unit if max(abs(v) for v in values) <= 100 else None
-    if unit == "percent" and values and max(abs(v) for v in values) <= 1.0 and rv.unit != "percent":
+    if unit is None and rv.unit in RATES and whole:
+        return "count" if largest > 100 or beside_rates else None
+    if unit is None and rv.unit in RATES and values and not whole:
+        unit = rv.unit if largest <= 100 else None
+    if unit == "percent" and values and largest <= 1.0 and rv.unit != "percent":
         unit = "fraction"
     return unit
 

@@ -70,11 +70,9 @@ def label_forms(labels: Iterable[str]) -> dict[str, Form]:
     out = {form: Form(next(iter(owned)), False) for form, owned in full.items() if len(owned) == 1}
     taken = {key(f) for f in out}
     for form, owned in short.items():
-        if key(form) in taken or len(owned) != 1 or len(form) < _MIN_SHORT:
-            continue
-        if last_words.get(key(form), 0) >= 2 or form.isdigit():
-            continue
-        out[form] = Form(next(iter(owned)), True)
+        ambiguous = key(form) in taken or len(owned) != 1 or last_words.get(key(form), 0) >= 2
+        if not ambiguous and len(form) >= _MIN_SHORT and not form.isdigit():
+            out[form] = Form(next(iter(owned)), True)
     return out
 
 

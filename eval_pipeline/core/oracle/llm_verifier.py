@@ -27,8 +27,9 @@ from typing import Any, Literal
 from openai.types.chat import ChatCompletionMessage
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from eval_pipeline.core.dimensions.judges import fence
-from eval_pipeline.core.llm.client import JudgeClient, JudgeError
+from eval_pipeline.core.claims.layout import overlaps
+from eval_pipeline.core.dimensions.judges import fence, rubric_messages, short_json
+from eval_pipeline.core.llm.client import JudgeClient, JudgeError, first_message
 from eval_pipeline.core.llm.prompts import Prompt, load_prompt_file
 from eval_pipeline.core.models import (
     FUNCTION_KINDS,
@@ -104,10 +105,6 @@ class ContractReply(_Strict):
     claims: list[ContractClaim] = Field(description="Every claim of the answer; empty if none")
 
 
-def _overlaps(span: tuple[int, int], others: Sequence[tuple[int, int]]) -> bool:
-    return any(span[0] < end and start < span[1] for start, end in others)
-
-
 def _occurrences(answer: str, text: str) -> list[tuple[int, int]]:
     """Where ``text`` occurs in ``answer``: exactly, else ignoring case, spacing and quotes."""
     exact = [(m.start(), m.start() + len(text)) for m in re.finditer(re.escape(text), answer)]
@@ -136,27 +133,13 @@ def locate_spans(answer: str, texts: Sequence[str]) -> list[tuple[int, int]]:
     return spans
 
 
-def _contract_messages(case: GoldenCase, answer: str) -> list[dict[str, str]]:
-    prompt = load_oracle_prompt("claim_contract")
-    schema = json.dumps(ContractReply.model_json_schema(), indent=1)
-    return [
-        {"role": "system", "content": prompt.system.substitute(schema=schema)},
-        {
-            "role": "user",
-            "content": prompt.user.substitute(
-                question=fence(case.question, "question"), answer=fence(answer, "answer")
-            ),
-        },
-    ]
-
-
 _PARSED = ("kind", "value", "unit", "precision", "hedged", "bound", "direction")
 
 
 def _with_parse(claim: Claim, parsed: Sequence[Claim]) -> Claim:
     """An LLM claim holding exactly one parsed figure takes the parser's reading of it (value,
     unit, stated precision, hedge, bound, direction), which the comparisons rely on."""
-    inside = [p for p in parsed if _overlaps(p.span, [claim.span])]
+    inside = [p for p in parsed if overlaps(p.span, [claim.span])]
     if claim.span == UNLOCATED or len(inside) != 1:
         return claim
     update: dict[str, Any] = {name: getattr(inside[0], name) for name in _PARSED}
@@ -186,7 +169,7 @@ def merge_contract(
     ]
     llm = [_with_parse(c, deterministic.claims) for c in llm]
     covered = [c.span for c in llm if c.span != UNLOCATED]
-    added = [c for c in deterministic.claims if not _overlaps(c.span, covered)]
+    added = [c for c in deterministic.claims if not overlaps(c.span, covered)]
     located = sorted([*(c for c in llm if c.span != UNLOCATED), *added], key=lambda c: c.span)
     ordered = [*located, *(c for c in llm if c.span == UNLOCATED)]
     claims = [c.model_copy(update={"id": f"C{i}"}) for i, c in enumerate(ordered, start=1)]
@@ -207,7 +190,12 @@ def llm_claim_contract(
         return deterministic.model_copy(update={"method": "llm+deterministic"})
     prompt = load_oracle_prompt("claim_contract")
     call = client.judge(
-        _contract_messages(case, answer),
+        rubric_messages(
+            prompt,
+            ContractReply,
+            question=fence(case.question, "question"),
+            answer=fence(answer, "answer"),
+        ),
         schema=ContractReply.model_json_schema(),
         schema_name="claim_contract",
         prompt_version=prompt.version,
@@ -317,11 +305,6 @@ class AgentLog(BaseModel):
     unlocated: list[str] = Field(default_factory=list)
     error: str | None = None
 
-    def for_claim(self, claim_id: str) -> list[ToolCallRecord]:
-        """The real tool calls (arguments, result summaries) one claim's verdict rests on."""
-        wanted = set(self.claim_calls.get(claim_id, []))
-        return [c for c in self.calls if c.id in wanted]
-
     def counts(self) -> dict[str, int]:
         return {
             "steps": self.steps,
@@ -348,11 +331,6 @@ class _Outcome:
 
 def _error(message: str) -> _Outcome:
     return _Outcome({"error": message})
-
-
-def _short(value: Any, limit: int = _MAX_SUMMARY) -> str:
-    text = json.dumps(value, default=str, ensure_ascii=False)
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _capped(value: Any) -> Any:
@@ -576,11 +554,7 @@ class _Verifier:
             if completion.usage is not None:
                 self.log.input_tokens += completion.usage.prompt_tokens
                 self.log.output_tokens += completion.usage.completion_tokens
-            message = (
-                completion.choices[0].message
-                if completion.choices
-                else ChatCompletionMessage(role="assistant", content="")
-            )
+            message = first_message(completion)
             if not message.tool_calls:
                 if nudges >= _NUDGES:
                     self.log.stop_reason = "model_stopped"
@@ -648,7 +622,7 @@ class _Verifier:
                 name=name,
                 arguments=args.model_dump() if isinstance(args, _Strict) else raw[:_MAX_SUMMARY],
                 ok=outcome.ok,
-                summary=_short(outcome.content),
+                summary=short_json(outcome.content, _MAX_SUMMARY),
             )
         )
         self.by_provider_id.setdefault(provider_id, []).append(evidence_id)
@@ -755,18 +729,13 @@ def oracle_llm_result(
     contract: ClaimContract,
     runtime: BKGRuntime,
     db: Database,
-    *,
-    max_steps: int = DEFAULT_MAX_STEPS,
-    max_tokens: int = DEFAULT_MAX_TOKENS,
 ) -> OracleResult:
     """The oracle's result through the LLM verifier; ``agent`` holds its log and counts, and an
     endpoint failure sets ``error`` (the dimension is then in error, not silently skipped)."""
     if payload.status == "error":
         return OracleResult(case_id=case.id, error="no complete answer to verify")
     references = [runtime.evaluate(ref, db) for ref in case.reference]
-    verdicts, agent = llm_verify(
-        client, case, payload, contract, runtime, db, max_steps=max_steps, max_tokens=max_tokens
-    )
+    verdicts, agent = llm_verify(client, case, payload, contract, runtime, db)
     return OracleResult(
         case_id=case.id,
         verdicts=verdicts,

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from eval_pipeline.core.claims.ranking_phrases import ORDINALS
+
 Grain = str  # "year", "half", "quarter", "month", "day"
 
 
@@ -88,11 +90,8 @@ def _exact(start: dt.date, end: dt.date) -> Period | None:
     """The calendar period ``start``–``end`` is exactly, if it is one."""
     if start == end:
         return day(start)
-    if start.day != 1 or end != dt.date(
-        end.year, end.month, calendar.monthrange(*end.timetuple()[:2])[1]
-    ):
-        return None
-    if start.year != end.year:
+    last_day = calendar.monthrange(end.year, end.month)[1]
+    if start.day != 1 or end.day != last_day or start.year != end.year:
         return None
     months = end.month - start.month + 1
     for grain, size in (("year", 12), ("half", 6), ("quarter", 3), ("month", 1)):
@@ -117,15 +116,11 @@ def parse_label(value: Any) -> tuple[Period | None, dt.date | None]:
     text = value.strip()
     if re.fullmatch(r"\d{4}", text) and 1900 <= int(text) <= 2100:
         return Period("year", int(text)), None
-    quarter = _QUARTER.match(text)
-    if quarter:
-        year = int(quarter.group(1) or quarter.group(4))
-        return Period("quarter", year, int(quarter.group(2) or quarter.group(3))), None
-    half = _HALF.match(text)
-    if half:
-        return Period(
-            "half", int(half.group(1) or half.group(4)), int(half.group(2) or half.group(3))
-        ), None
+    for grain, pattern in (("quarter", _QUARTER), ("half", _HALF)):
+        found = pattern.match(text)
+        if found:  # "2024Q1" or "Q1 2024"
+            year, index = found.group(1) or found.group(4), found.group(2) or found.group(3)
+            return Period(grain, int(year), int(index)), None
     iso = _ISO.match(text)
     if iso:
         year, month = int(iso.group(1)), int(iso.group(2))
@@ -205,17 +200,8 @@ _MONTH = (
     r"(?P<month>" + "|".join(sorted((m for m in _MONTH_NAMES), key=len, reverse=True)) + r")\.?"
 )
 _YEAR = r"(?P<year>(?:19|20)\d{2})"
-_ORDINAL_WORDS = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "1st": 1,
-    "2nd": 2,
-    "3rd": 3,
-    "4th": 4,
-}
-_ORD = r"(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)"
+_QUARTER_ORDINALS = {word: i for word, i in ORDINALS.items() if i <= 4}
+_ORD = rf"(?P<ord>{'|'.join(_QUARTER_ORDINALS)})"
 _MENTIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.IGNORECASE))
     for kind, pattern in (
@@ -282,7 +268,7 @@ def _period_of(kind: str, m: re.Match[str]) -> Period | None:
     if kind in ("day_month", "month_day"):
         return _day_of(year, _MONTH_NAMES[m.group("month").lower().rstrip(".")], int(m.group("d")))
     if kind == "quarter":
-        q = groups.get("q") or str(_ORDINAL_WORDS[m.group("ord").lower()])
+        q = groups.get("q") or str(_QUARTER_ORDINALS[m.group("ord").lower()])
         return Period("quarter", year, int(q))
     if kind == "half":
         h = groups.get("h") or ("1" if m.group("hw").lower() == "first" else "2")

@@ -255,8 +255,8 @@ def verify_ranking(
     position in it are what the claim names."""
     text = claim.text
     start, end = claim.span
-    mentions = [m for m in ctx.labels if start <= m.start < end]
-    periods = [m.period for m in ctx.periods if start <= m.start < end]
+    mentions = ctx.labels_in(start, end)
+    periods = [m.period for m in ctx.periods_in(start, end)]
     entity = mentions[0].key if mentions else None
     period = periods[0] if periods and entity is None else None
     if entity is None and period is None and claim.entity:
@@ -282,9 +282,9 @@ def verify_ranking(
     )  # "labour per repair order"
     if claim.bound == "at_most":  # a member of a listed top N: the whole statement names it
         stretch = ctx.answer[slice(*ctx.layout.sentence_of(start))]
+    label_words = {w for m in ctx.labels for w in tokens(ctx.answer[m.start : m.end])}
     words = {w for w in tokens(stretch) if not w.isdigit()}
-    words -= set(tokens(named)) | set(tokens(claim.entity or ""))
-    words -= {w for m in ctx.labels for w in tokens(ctx.answer[m.start : m.end])}
+    words -= set(tokens(named)) | set(tokens(claim.entity or "")) | label_words
 
     def score(s: Series) -> tuple[int, bool]:
         return (len(s.meaning & words), bool(words & _HINTS[s.kind]))
@@ -293,8 +293,7 @@ def verify_ranking(
     specific = words - _GENERIC_RANK_WORDS
     if top[0] == 0 and not specific:  # "January was the quietest month, with $6,312 of new MRR"
         sentence = ctx.answer[slice(*ctx.layout.sentence_of(start))]
-        rest = {w for w in tokens(sentence) if not w.isdigit()} - _GENERIC_RANK_WORDS
-        rest -= {w for m in ctx.labels for w in tokens(ctx.answer[m.start : m.end])}
+        rest = {w for w in tokens(sentence) if not w.isdigit()} - _GENERIC_RANK_WORDS - label_words
         best_words = max(len(s.meaning & rest) for s in candidates)
         named_by_sentence = [s for s in candidates if len(s.meaning & rest) == best_words]
         if best_words and len(named_by_sentence) == 1:

@@ -527,12 +527,11 @@ class _Verifier:
         return None, "it names a label the only comparable figure is not for"
 
     def _stated_elsewhere(self, claim: Claim, fact: Fact, others: Sequence[Claim]) -> bool:
-        for other in others:
-            if other.id == claim.id or other.value is None or other.kind != "numeric":
-                continue
-            if _Check(other, other.unit, self.rule).level(fact):
-                return True
-        return False
+        return any(
+            _Check(other, other.unit, self.rule).level(fact)
+            for other in others
+            if other.id != claim.id and other.value is not None and other.kind == "numeric"
+        )
 
 
 def _inside_a_name(claim: Claim, ctx: AnswerContext) -> str:

@@ -18,7 +18,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
-from eval_pipeline.core.models import DIMENSIONS
+from eval_pipeline.core.analysis.compare import case_result, dimension_score
+from eval_pipeline.core.models import DIMENSION_STATES, FUNCTION_KINDS, in_dimension_order
 from eval_pipeline.core.report.charts import Series, histogram, line_chart
 from eval_pipeline.core.report.claim_results import Details, case_claims
 
@@ -64,17 +65,8 @@ def _params(params: Mapping[str, Any]) -> str:
 
 
 def _evidence(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    return [
-        {
-            "kind": e.get("kind", ""),
-            "source": e.get("source", ""),
-            "params": _params(e.get("params") or {}),
-            "label": e.get("label"),
-            "value": _clip(e.get("value")),
-            "sql": e.get("sql"),
-        }
-        for e in items
-    ]
+    """Evidence as ``claim_results`` lists it, with its params and value as display text."""
+    return [{**e, "params": _params(e["params"]), "value": _clip(e["value"])} for e in items]
 
 
 def case_details(case_id: str, details: Details) -> dict[str, Any]:
@@ -97,26 +89,23 @@ def case_details(case_id: str, details: Details) -> dict[str, Any]:
         "claims": [
             {**c, "evidence": _evidence(c["evidence"])} for c in case_claims(case_id, details)
         ],
-        "references": [
-            {
-                "target": _reference_target(r.get("reference", {})),
-                "params": _params(r.get("reference", {}).get("params") or {}),
-                "label": r.get("reference", {}).get("label"),
-                "sql": r.get("reference", {}).get("sql"),
-                "value": None if r.get("error") else _clip(r.get("value")),
-                "error": r.get("error"),
-            }
-            for r in oracle.get("references", [])
-        ],
+        "references": [_reference(r) for r in oracle.get("references", [])],
         "oracle_error": oracle.get("error"),
     }
 
 
-def _reference_target(reference: Mapping[str, Any]) -> str:
-    for kind in ("kpi", "decision", "core_node"):
-        if reference.get(kind):
-            return f"{kind} {reference[kind]}"
-    return "sql"
+def _reference(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """A recomputed reference as the drill-down shows it."""
+    ref = stored.get("reference", {})
+    kind = next((k for k in FUNCTION_KINDS if ref.get(k)), None)
+    return {
+        "target": f"{kind} {ref[kind]}" if kind else "sql",
+        "params": _params(ref.get("params") or {}),
+        "label": ref.get("label"),
+        "sql": ref.get("sql"),
+        "value": None if stored.get("error") else _clip(stored.get("value")),
+        "error": stored.get("error"),
+    }
 
 
 def case_issues(case: Mapping[str, Any]) -> dict[str, str]:
@@ -131,12 +120,6 @@ def case_issues(case: Mapping[str, Any]) -> dict[str, str]:
     for reason in case.get("gate_failures", []):
         issues[reason.split(":", 1)[0]] = "fail"
     return {name: kind for name, kind in issues.items() if name in dims}
-
-
-def _status(case: Mapping[str, Any]) -> str:
-    if case.get("state") == "error":
-        return "error"
-    return "pass" if case.get("passed") else "fail"
 
 
 def _percentile(values: Sequence[float], q: float) -> float:
@@ -157,30 +140,19 @@ def _timing_chart(values: Sequence[float], title: str, colour: str) -> dict[str,
     }
 
 
-def _dimension_order(cases: Sequence[Mapping[str, Any]]) -> list[str]:
-    seen = {d for c in cases for d in c.get("dimensions", {})}
-    return [d for d in DIMENSIONS if d in seen] + sorted(seen - set(DIMENSIONS))
-
-
 def _dimension_charts(
     summary: Mapping[str, Any], dimensions: Sequence[str]
 ) -> list[dict[str, Any]]:
     charts = []
     for name in dimensions:
-        scores = [
-            c["dimensions"][name]["score"]
-            for c in summary["cases"]
-            if name in c["dimensions"]
-            and c["dimensions"][name]["state"] == "scored"
-            and c["dimensions"][name]["score"] is not None
-        ]
+        scores = [s for c in summary["cases"] if (s := dimension_score(c, name)) is not None]
         states = summary.get("dimension_states", {}).get(name, {})
         charts.append(
             {
                 "name": name,
                 "svg": histogram(scores, title=name, x_label="score", lo=0.0, hi=1.0),
                 "mean": summary.get("dimension_means", {}).get(name),
-                "states": {s: states.get(s, 0) for s in ("scored", "skipped", "error")},
+                "states": {s: states.get(s, 0) for s in DIMENSION_STATES},
             }
         )
     return charts
@@ -281,14 +253,13 @@ def _comparison_view(comparison: Mapping[str, Any] | None) -> dict[str, Any] | N
         "baseline": comparison.get("base_run_key", comparison.get("baseline_run_key")),
         "paired": comparison.get("paired_cases"),
         "dimensions": comparison.get("dimensions", {}),
-        "regressions": [
-            {"case_id": str(r["case_id"]), "detail": _change_text(r)}
-            for r in comparison.get("regressions", [])
-        ],
-        "improvements": [
-            {"case_id": str(r["case_id"]), "detail": _change_text(r)}
-            for r in comparison.get("improvements", [])
-        ],
+        **{
+            key: [
+                {"case_id": str(r["case_id"]), "detail": _change_text(r)}
+                for r in comparison.get(key, [])
+            ]
+            for key in ("regressions", "improvements")
+        },
     }
 
 
@@ -296,7 +267,7 @@ def _case_row(case: Mapping[str, Any], detail: dict[str, Any], mark: str | None)
     """One case of the table as script-safe JSON (what ``|tojson`` would give)."""
     row = {
         "id": case["case_id"],
-        "status": _status(case),
+        "status": case_result(case),
         "overall": case.get("overall"),
         "profile": case.get("profile"),
         "tags": case.get("tags", []),
@@ -326,21 +297,19 @@ def render_report(
     turned into its JSON row at once, so a 10,000-case run never holds every record as objects.
     """
     load = details if callable(details) else lambda _ids: details
-    dimensions = _dimension_order(summary["cases"])
+    dimensions = in_dimension_order(d for c in summary["cases"] for d in c.get("dimensions", {}))
     marks = _case_marks(comparison)
     rows: list[str] = []  # script-safe JSON, joined without Markup's escaping
-    latencies: list[float] = []
-    ttfts: list[float] = []
+    timings: dict[str, list[float]] = {"latency_s": [], "ttft_s": []}
     cases = summary["cases"]
     for start in range(0, len(cases), DETAIL_CHUNK):
         chunk = cases[start : start + DETAIL_CHUNK]
         loaded = load([c["case_id"] for c in chunk])
         for case in chunk:
             response = loaded.get("chatbot_responses", {}).get(case["case_id"], {})
-            if response.get("latency_s") is not None:
-                latencies.append(response["latency_s"])
-            if response.get("ttft_s") is not None:
-                ttfts.append(response["ttft_s"])
+            for key, values in timings.items():
+                if response.get(key) is not None:
+                    values.append(response[key])
             detail = case_details(case["case_id"], loaded)
             rows.append(str(_case_row(case, detail, marks.get(case["case_id"]))))
     head = htmlsafe_json_dumps(
@@ -352,8 +321,8 @@ def render_report(
         summary=summary,
         dimensions=dimensions,
         dimension_charts=_dimension_charts(summary, dimensions),
-        latency_chart=_timing_chart(latencies, "Latency", "#8250df"),
-        ttft_chart=_timing_chart(ttfts, "Time to first token", "#bf3989"),
+        latency_chart=_timing_chart(timings["latency_s"], "Latency", "#8250df"),
+        ttft_chart=_timing_chart(timings["ttft_s"], "Time to first token", "#bf3989"),
         trend_chart=_trend_chart(summary, history) if history else None,
         history_runs=len(history or ()),
         cost=_cost(summary.get("cost")),

@@ -43,9 +43,7 @@ def to_python(value: Any) -> Any:
     if isinstance(value, decimal.Decimal):
         exponent = value.as_tuple().exponent
         return int(value) if isinstance(exponent, int) and exponent >= 0 else float(value)
-    if isinstance(value, pd.Timestamp):
-        return value.isoformat()
-    if isinstance(value, dt.date | dt.datetime | dt.time):
+    if isinstance(value, pd.Timestamp | dt.date | dt.datetime | dt.time):
         return value.isoformat()
     return value
 
@@ -59,10 +57,7 @@ def _sqlite_read_only(url: URL) -> URL:
     database = url.database or ""
     if database in ("", ":memory:") or database.startswith("file:"):
         return url
-    query = dict(url.query)
-    query["mode"] = "ro"
-    query["uri"] = "true"
-    return url.set(database=f"file:{database}", query=query)
+    return url.set(database=f"file:{database}", query={**url.query, "mode": "ro", "uri": "true"})
 
 
 def _pg_options(url: URL, read_only: bool, statement_timeout_s: float) -> str:

@@ -90,10 +90,6 @@ class ToolResultCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     status: Literal["matched", "mismatched", "error"]
-    reported_row_count: int
-    actual_row_count: int = 0
-    missing_rows: list[list[Any]] = Field(default_factory=list)
-    unexpected_rows: list[list[Any]] = Field(default_factory=list)
     diff: str = ""
     error: str | None = None
 
@@ -283,7 +279,6 @@ def compare_tool_result(
     sql: str,
     reported_rows: Sequence[Sequence[Any] | Mapping[str, Any]],
     *,
-    params: Mapping[str, Any] | None = None,
     rel_tol: float = 1e-9,
     max_rows: int = 10_000,
 ) -> ToolResultCheck:
@@ -294,11 +289,9 @@ def compare_tool_result(
     column name. Up to ``max(max_rows, len(reported_rows))`` rows are fetched.
     """
     limit = max(max_rows, len(reported_rows))
-    run = _run_capped(db, sql, limit, params)
+    run = _run_capped(db, sql, limit, None)
     if not run.ok:
-        return ToolResultCheck(
-            status="error", reported_row_count=len(reported_rows), error=run.error
-        )
+        return ToolResultCheck(status="error", error=run.error)
     reported = [_as_list(row, run.columns) for row in reported_rows]
     missing, unexpected = _multiset_diff(run.rows, reported, rel_tol)
     counts = (
@@ -312,10 +305,5 @@ def compare_tool_result(
     if unexpected:
         problems.append(f"{len(unexpected)} reported rows not returned: {_short(unexpected)}")
     return ToolResultCheck(
-        status="mismatched" if problems else "matched",
-        reported_row_count=len(reported),
-        actual_row_count=run.row_count,
-        missing_rows=missing[:_DIFF_ROWS],
-        unexpected_rows=unexpected[:_DIFF_ROWS],
-        diff="; ".join([counts, *problems]),
+        status="mismatched" if problems else "matched", diff="; ".join([counts, *problems])
     )

@@ -230,13 +230,9 @@ def _node_problems(node: ast.AST) -> list[str | None]:
         return [_attribute_problem(name) for name in node.kwd_attrs]
     if isinstance(node, ast.Name):
         return [_name_problem(node.id)]
-    if isinstance(node, ast.FunctionDef | ast.MatchAs | ast.MatchStar):
+    if isinstance(node, ast.FunctionDef | ast.MatchAs | ast.MatchStar | ast.ExceptHandler):
         return [_name_problem(node.name)]
-    if isinstance(node, ast.ExceptHandler):
-        return [_name_problem(node.name)]
-    if isinstance(node, ast.arg):
-        return [_name_problem(node.arg)]
-    if isinstance(node, ast.keyword):
+    if isinstance(node, ast.arg | ast.keyword):
         return [_name_problem(node.arg)]
     if isinstance(node, ast.Global | ast.Nonlocal):
         return [_name_problem(name) for name in node.names]

@@ -22,7 +22,6 @@ from eval_pipeline.core.analysis.calibration import (
     JudgeAgreement,
     calibrate,
     calibration_status,
-    demoted_dimensions,
     demotions,
     judge_version,
     latest_calibration,
@@ -264,7 +263,7 @@ def test_two_judges_report_the_alpha_and_kappa_of_their_known_disagreement(
     )
     assert calibration_status(store_url, version("judge-a"), "on_topic", 0.67) == "calibrated"
     assert calibration_status(store_url, version("judge-c"), "on_topic", 0.67) == "unknown"
-    assert "content_quality" in demoted_dimensions(store_url, version("judge-b"), 0.67)
+    assert "content_quality" in demotions(store_url, version("judge-b"), 0.67)
     assert demotions(store_url, version("judge-a"), 0.67)["content_quality"] == (
         "judge uncalibrated (α=0.36 < 0.67)"
     )
@@ -307,7 +306,7 @@ def test_human_labels_calibrate_each_judge_on_its_own(
     assert calibration_status(store_url, b.judge_version, "content_quality", 0.67) == (
         "uncalibrated"
     )
-    assert "content_quality" not in demoted_dimensions(store_url, a.judge_version, 0.67)
+    assert "content_quality" not in demotions(store_url, a.judge_version, 0.67)
     assert demotions(store_url, b.judge_version, 0.67)["content_quality"].startswith(
         "judge uncalibrated (α with people="
     )
@@ -402,7 +401,7 @@ def test_the_newest_calibration_of_a_judge_version_decides(tmp_path: Path) -> No
     store_calibration(url, [agreement(None)], run_key="r3")
     assert calibration_status(url, "llm:m [p.v1]", "on_topic", 0.67) == "unknown"
     assert calibration_status(url, "llm:m [p.v2]", "on_topic", 0.67) == "unknown"
-    assert demoted_dimensions(url, "llm:m [p.v1]", 0.67) == set()
+    assert demotions(url, "llm:m [p.v1]", 0.67) == {}
 
 
 @pytest.mark.postgres
@@ -469,7 +468,7 @@ def test_an_uncalibrated_dimension_cannot_fail_a_case_and_says_why(tmp_path: Pat
     demoting = GatePolicy(
         weights=FULL_WEIGHTS,
         weights_bare=BARE_WEIGHTS,
-        demoted=frozenset(demoted_dimensions(url, judge, 0.67)),
+        demoted=frozenset(reasons),
         demotion_reasons=reasons,
     )
 

@@ -338,12 +338,10 @@ def test_happy_path_every_claim_gets_a_verdict_with_evidence_from_the_real_tool_
     shown = {r["evidence_id"]: r for _, _, r in results(server.requests[1])}
     assert shown["T2"]["value"] == truth["revenue"]
     assert {f["name"] for f in shown["T1"]["functions"]} >= {"total_revenue", "restock_needed"}
-    assert [c.name for c in agent.for_claim("C2")] == ["call_kpi"]
-    assert agent.for_claim("C2")[0].arguments == {
-        "name": "units_sold",
-        "params": {"product": "Croissant"},
-    }
-    assert str(truth["croissants"]) in agent.for_claim("C2")[0].summary
+    (units_call,) = [c for c in agent.calls if c.id in agent.claim_calls["C2"]]
+    assert units_call.name == "call_kpi"
+    assert units_call.arguments == {"name": "units_sold", "params": {"product": "Croissant"}}
+    assert str(truth["croissants"]) in units_call.summary
     assert agent.stop_reason == "complete" and agent.steps == 2
     assert agent.counts()["dropped"] == agent.counts()["fabricated"] == 0
     spent = client.ledger.by_dimension()["oracle"]
