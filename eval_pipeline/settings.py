@@ -199,13 +199,6 @@ class Settings(BaseSettings):
     def results_store_url(self) -> str:
         return self.results_url or f"sqlite:///{self.home / 'results.db'}"
 
-    @property
-    def chatbot_endpoint(self) -> str:
-        """Which bot is asked: steps asking the same one share its concurrency limit."""
-        if self.chatbot_kind == "callable":
-            return f"callable:{self.chatbot_callable}"
-        return f"{self.chatbot_kind}:{self.chatbot_url}"
-
     def cases_per_wave(self, cases: int) -> int:
         """Small enough that the last wave's evaluation is short, big enough to fill the bot."""
         return self.wave_cases or max(4 * self.concurrency, -(-cases // 8))

@@ -1,6 +1,6 @@
 """Where the steps of a Dagster run execute: ``EVAL_EXECUTOR`` becomes an executor here only.
 
-The code location (and so every sensor-launched run) and ``launch.evaluate`` both take their
+The code location (and so every sensor-launched run) and ``evaluate()`` both take their
 executor from here. The Celery executor depends on environment variables only — the broker,
 result backend and queue below — so the launcher, the daemon and every worker build the same one.
 """

@@ -202,7 +202,7 @@ def warehouse_refresh(
     case partition of every case of the latest run that reads it. Dagster's staleness reads only
     the latter for an external dependency, so exactly those cases' ``oracle_verdicts`` partitions
     show "warehouse/<table> has a new data version" until their rerun. The whole-table observation
-    (every table on the first tick; ``launch.evaluate`` records one for a table never observed)
+    (every table on the first tick; ``evaluate()`` records one for a table never observed)
     gives each later materialization a pointer into the table's history.
     """
     env = environment.env
