@@ -499,7 +499,8 @@ def _connection_error(url: str, exc: Exception) -> str:
 def database_problems(
     bkg_file: str, bkg: BKG, url: str, *, variable: str | None = None
 ) -> tuple[list[Problem], str | None]:
-    """Problems of the BKG against the live catalog, and the database's dialect when reachable.
+    """Problems of the BKG against the live catalog, and the database's dialect when reachable;
+    a role that could write is warned about (logged), not a problem.
 
     A database that cannot be opened or reached is one problem located at the URL (redacted),
     or at the settings ``variable`` that holds it."""
@@ -534,6 +535,7 @@ def database_problems(
                 for i, col in enumerate(table.columns)
                 if col.name.lower() not in columns
             ]
+        db.warn_if_writable()
         return out, db.dialect
     except Exception as exc:
         return [unreachable("reach", exc)], None

@@ -31,8 +31,8 @@ from eval_pipeline.core.models import (
     ReferenceValue,
 )
 from eval_pipeline.core.warehouse.db import Database, to_python
+from eval_pipeline.core.warehouse.sql_guard import SQLGLOT_DIALECTS
 
-SQLGLOT_DIALECTS: dict[str, str] = {"sqlite": "sqlite", "postgresql": "postgres"}
 _WRITES = (exp.Insert, exp.Update, exp.Delete, exp.Merge, exp.Create, exp.Drop, exp.Alter)
 _SCALARS = (str, int, float, bool, type(None))
 _TOKEN_REPR = r"<Token token_type: [^,]*, text: (.*?), line:.*?>"

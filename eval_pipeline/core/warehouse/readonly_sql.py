@@ -1,11 +1,12 @@
 """Run SQL written by a model (or reported by a chatbot) against the live database, read-only.
 
 Three walls: the SQL must be one SELECT/WITH query that writes nothing (``sql_is_read_only``) and
-calls no function with side effects outside the transaction (sleeping, signalling backends,
-changing settings, reading server files, sequences, advisory locks, running SQL given as a
-string...); it runs wrapped as a sub-query, so the server sees exactly one query expression; and
-the handle itself must be read-only (SQLite ``mode=ro`` + ``query_only``, PostgreSQL read-only
-transactions), which stops any write the first two walls missed.
+calls no function with side effects outside the transaction (the deny-list of ``sql_guard``, the
+same one every statement on the handle passes: sleeping, signalling backends, changing settings,
+reading server files, sequences, advisory locks, running SQL given as a string...); it runs
+wrapped as a sub-query, so the server sees exactly one query expression; and the handle itself
+is read-only (``db.Database``: SQLite ``mode=ro`` with an authorizer, PostgreSQL read-only
+transactions rolled back), which stops any write the first two walls missed.
 """
 
 from __future__ import annotations
@@ -17,56 +18,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from sqlglot import exp
 
-from eval_pipeline.core.dimensions.sql_check import parse_sql, sql_is_read_only
-from eval_pipeline.core.warehouse.bkg_runtime import SQLGLOT_DIALECTS, parse_select
+from eval_pipeline.core.dimensions.sql_check import sql_is_read_only
+from eval_pipeline.core.warehouse.bkg_runtime import parse_select
 from eval_pipeline.core.warehouse.db import Database, to_python
+from eval_pipeline.core.warehouse.sql_guard import SQLGLOT_DIALECTS, statement_problem
 
-_BLOCKED_FUNCTIONS: frozenset[str] = frozenset(
-    {
-        "currval",
-        "edit",
-        "fts3_tokenizer",
-        "lastval",
-        "load_extension",
-        "nextval",
-        "pg_cancel_backend",
-        "pg_current_xact_id",
-        "pg_export_snapshot",
-        "pg_import_system_collations",
-        "pg_notify",
-        "pg_promote",
-        "pg_reload_conf",
-        "pg_rotate_logfile",
-        "pg_stat_file",
-        "pg_switch_wal",
-        "pg_terminate_backend",
-        "readfile",
-        "set_config",
-        "setval",
-        "writefile",
-    }
-)
-_BLOCKED_PREFIXES: tuple[str, ...] = (
-    "dblink",
-    "lo_",
-    "pg_advisory",
-    "pg_create_",
-    "pg_drop_",
-    "pg_file_",
-    "pg_logical_",
-    "pg_ls_",
-    "pg_read_",
-    "pg_replication_",
-    "pg_sleep",
-    "pg_stat_reset",
-    "pg_try_advisory",
-    "pg_wal_replay_",
-    "txid_",
-)
-# Functions that run SQL passed to them as a string, out of reach of the checks above.
-_BLOCKED_SUFFIXES: tuple[str, ...] = ("_to_xml", "_to_xmlschema", "_to_xml_and_xmlschema")
 _DIFF_ROWS = 3
 _DIFF_CHARS = 200
 
@@ -94,18 +51,6 @@ class ToolResultCheck(BaseModel):
     error: str | None = None
 
 
-def _function_name(node: exp.Func) -> str:
-    return (node.name if isinstance(node, exp.Anonymous) else node.sql_name()).lower()
-
-
-def _is_blocked(name: str) -> bool:
-    return (
-        name in _BLOCKED_FUNCTIONS
-        or name.startswith(_BLOCKED_PREFIXES)
-        or name.endswith(_BLOCKED_SUFFIXES)
-    )
-
-
 def refusal_reason(sql: str, dialect: str | None = None) -> str | None:
     """Why ``sql`` may not run on the read-only tool; None when it may.
 
@@ -118,13 +63,7 @@ def refusal_reason(sql: str, dialect: str | None = None) -> str | None:
         except ValueError as exc:  # says which statement, parse error or writing clause
             return str(exc)
         return "the query writes, locks rows or selects INTO a table"
-    trees, _ = parse_sql(sql, glot)
-    blocked = sorted(
-        {name for name in map(_function_name, trees[0].find_all(exp.Func)) if _is_blocked(name)}
-    )
-    if blocked:
-        return "functions with side effects are not allowed: " + ", ".join(blocked)
-    return None
+    return statement_problem(sql, dialect)
 
 
 def _cell(value: Any) -> Any:

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from eval_pipeline.core import models
 from eval_pipeline.core.warehouse.db import Database, redact_url
+from eval_pipeline.core.warehouse.sql_guard import UnsafeSQLError
 
 SEED = [
     "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT, amount NUMERIC(10,2), ts TEXT)",
@@ -108,8 +109,10 @@ def test_scalar_none_when_no_row_and_with_null_bind(db: Database) -> None:
     ],
 )
 def test_read_only_refuses_writes(db: Database, statement: str) -> None:
-    with pytest.raises(sa.exc.DBAPIError):
+    with pytest.raises(UnsafeSQLError):
         db.query(statement)
+    with pytest.raises(PermissionError):
+        db.execute(statement)
     assert db.scalar("SELECT COUNT(*) FROM items") == 3
     assert "intruder" not in db.table_names()
 
@@ -170,7 +173,7 @@ def test_sqlite_statement_timeout_interrupts_runaway_query(sqlite_url: str) -> N
 def test_postgres_statement_timeout_cancels(pg_url: str) -> None:
     handle = Database(pg_url, statement_timeout_s=0.05)
     with pytest.raises(sa.exc.OperationalError, match="statement timeout"):
-        handle.scalar("SELECT pg_sleep(5)")
+        handle.scalar("SELECT COUNT(*) FROM generate_series(1, 1000000000)")
     handle.close()
 
 
