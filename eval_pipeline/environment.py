@@ -16,7 +16,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from eval_pipeline.core.adapters.base import ChatbotAdapter
+from eval_pipeline.core.adapters.base import AnswerCapped, ChatbotAdapter
 from eval_pipeline.core.adapters.http_json import HTTPJSONAdapter
 from eval_pipeline.core.adapters.python_callable import CallableAdapter
 from eval_pipeline.core.adapters.sse import SSEAdapter
@@ -36,7 +36,12 @@ from eval_pipeline.versions import STAGE_VERSIONS
 
 
 def build_adapter(settings: Settings) -> ChatbotAdapter:
-    """The configured chatbot transport; evaluation never depends on which one it is."""
+    """The configured chatbot transport, its answers held to ``EVAL_CHATBOT_MAX_ANSWER_BYTES``;
+    evaluation never depends on which one it is."""
+    return AnswerCapped(_transport(settings), settings.chatbot_max_answer_bytes)
+
+
+def _transport(settings: Settings) -> ChatbotAdapter:
     if settings.chatbot_kind == "sse":
         return SSEAdapter(
             settings.chatbot_url,
@@ -47,18 +52,22 @@ def build_adapter(settings: Settings) -> ChatbotAdapter:
             total_timeout_s=settings.chatbot_total_timeout_s,
             retries=settings.chatbot_retries,
             pool_size=max(settings.concurrency, 8),
+            max_answer_bytes=settings.chatbot_max_answer_bytes,
         )
     if settings.chatbot_kind == "http_json":
         return HTTPJSONAdapter(
             settings.chatbot_url,
             timeout_s=settings.chatbot_total_timeout_s,
             retries=settings.chatbot_retries,
+            max_answer_bytes=settings.chatbot_max_answer_bytes,
         )
     module, _, attr = settings.chatbot_callable.partition(":")
     factory: Callable[[str], Callable[[str, str], Any]] = getattr(
         importlib.import_module(module), attr
     )
-    return CallableAdapter(factory(settings.warehouse_url))
+    return CallableAdapter(
+        factory(settings.warehouse_url), total_timeout_s=settings.chatbot_total_timeout_s
+    )
 
 
 def _stamp(path: Path) -> str | None:

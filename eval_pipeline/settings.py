@@ -15,6 +15,7 @@ from croniter import croniter
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from eval_pipeline.core.adapters.base import DEFAULT_MAX_ANSWER_BYTES
 from eval_pipeline.core.dimensions.latency import LatencySLA
 from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.problems import InputError, Problem
@@ -82,6 +83,12 @@ class Settings(BaseSettings):
     chatbot_read_timeout_s: float = Field(default=10.0, gt=0)
     chatbot_total_timeout_s: float = Field(default=120.0, gt=0)
     chatbot_retries: int = Field(default=2, ge=0, le=10)
+    chatbot_max_answer_bytes: int = Field(
+        default=DEFAULT_MAX_ANSWER_BYTES,
+        ge=1024,
+        description="Most bytes read from the chatbot for one answer (the stream or the JSON "
+        "body); over it the case is in error, 'answer too large'.",
+    )
     concurrency: int = Field(default=8, ge=1, le=256)
     wave_cases: int = Field(
         default=0,

@@ -11,12 +11,21 @@ from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
 import requests
-from requests.adapters import HTTPAdapter
-from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
+from tenacity import (
+    RetryCallState,
+    Retrying,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_exponential_jitter,
+)
+from tenacity.stop import stop_base
 
+from eval_pipeline.core.adapters.deadline import Deadline
 from eval_pipeline.core.models import ChatPayload, ToolCall
 
 MAX_ERROR_CHARS = 300
+EXCERPT_BYTES = 8192  # of an error body: enough to redact a secret before the excerpt is cut
+DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024
 
 
 @runtime_checkable
@@ -149,19 +158,22 @@ class RetryableStatus(Exception):
         self.status_code = status_code
 
 
-def pooled_session(pool_size: int) -> requests.Session:
-    """One session shared by all worker threads, with enough pooled connections for each of them."""
-    session = requests.Session()
-    adapter = HTTPAdapter(pool_connections=pool_size, pool_maxsize=pool_size, max_retries=0)
-    session.mount("http://", adapter)
-    session.mount("https://", adapter)
-    return session
+class _OutOfTime(stop_base):
+    """Stop when the next backoff would sleep past the call's deadline."""
+
+    def __init__(self, deadline: Deadline) -> None:
+        self._deadline = deadline
+
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        d = self._deadline
+        return d.expired or d.remaining() <= (retry_state.upcoming_sleep or 0)
 
 
-def retry_policy(retries: int, backoff_s: float) -> Retrying:
-    """Exponential backoff with jitter on connection failures and 5xx; a fresh one per request."""
+def retry_policy(retries: int, backoff_s: float, deadline: Deadline) -> Retrying:
+    """Exponential backoff with jitter on connection failures and 5xx; a fresh one per request.
+    No attempt starts, and no backoff sleeps, past the call's deadline."""
     return Retrying(
-        stop=stop_after_attempt(retries + 1),
+        stop=stop_after_attempt(retries + 1) | _OutOfTime(deadline),
         wait=wait_exponential_jitter(initial=backoff_s, max=backoff_s * 16, jitter=backoff_s),
         retry=retry_if_exception_type((requests.ConnectionError, RetryableStatus)),
         reraise=True,
@@ -169,8 +181,56 @@ def retry_policy(retries: int, backoff_s: float) -> Retrying:
 
 
 def body_excerpt(response: requests.Response, limit: int = 200) -> str:
+    """The start of a streamed error body on one line; at most ``EXCERPT_BYTES`` are read, so a
+    body that never ends costs nothing more (the call's deadline bounds the wait)."""
     try:
-        text = response.text
-    except (requests.RequestException, UnicodeDecodeError):
+        head = next(response.iter_content(EXCERPT_BYTES), b"")
+    except requests.RequestException:
         return ""
+    return text_excerpt(head, response.encoding, limit)
+
+
+def text_excerpt(raw: bytes, encoding: str | None = None, limit: int = 200) -> str:
+    """The start of a body on one line."""
+    text = raw[:EXCERPT_BYTES].decode(encoding or "utf-8", errors="replace")
     return " ".join(text.split())[:limit]
+
+
+def answer_size_error(max_bytes: int) -> str:
+    return f"answer too large: more than {max_bytes:,} bytes (EVAL_CHATBOT_MAX_ANSWER_BYTES)"
+
+
+def total_timeout_error(seconds: float) -> str:
+    return f"no complete answer within the total timeout of {seconds:g} s"
+
+
+class AnswerCapped:
+    """Any adapter, its answers held to a size cap: over it, the case is ``error`` "answer too
+    large" and the text is dropped. ``build_adapter`` wraps every adapter in one, so a transport
+    added later is capped too; the HTTP transports also stop reading at the cap."""
+
+    def __init__(self, adapter: ChatbotAdapter, max_answer_bytes: int) -> None:
+        self.adapter = adapter
+        self.max_answer_bytes = max_answer_bytes
+
+    def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload:
+        payload = self.adapter.ask(case_id, question, context)
+        text = payload.answer + payload.reasoning
+        # a character is at most four bytes: only a long answer is encoded to be measured
+        if 4 * len(text) <= self.max_answer_bytes or (
+            len(text.encode("utf-8", "surrogatepass")) <= self.max_answer_bytes
+        ):
+            return payload
+        return payload.model_copy(
+            update={
+                "answer": "",
+                "reasoning": "",
+                "status": "error",
+                "errors": [*payload.errors, answer_size_error(self.max_answer_bytes)],
+                "latency_s": None,
+                "tokens_per_s": None,
+            }
+        )
+
+    def close(self) -> None:
+        self.adapter.close()

@@ -1,22 +1,38 @@
-"""A chatbot behind a plain JSON endpoint: one POST, one JSON answer, no stream."""
+"""A chatbot behind a plain JSON endpoint: one POST, one JSON answer, no stream.
+
+The body is read within the call's total timeout and byte cap (``deadline``), like the SSE
+transport's stream, so an endless or dripping body ends the call instead of hanging it.
+"""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
 
 import requests
 
 from eval_pipeline.core.adapters.base import (
+    DEFAULT_MAX_ANSWER_BYTES,
     RetryableStatus,
+    answer_size_error,
     body_excerpt,
     describe_exception,
     error_payload,
     payload_from_answer,
-    pooled_session,
     redact_secrets,
     retry_policy,
+    text_excerpt,
+    total_timeout_error,
     utc_now_iso,
+)
+from eval_pipeline.core.adapters.deadline import (
+    BodyTooLarge,
+    Deadline,
+    DeadlineExceeded,
+    call_deadline,
+    deadline_session,
+    read_body,
 )
 from eval_pipeline.core.models import ChatPayload
 
@@ -25,7 +41,7 @@ class HTTPJSONAdapter:
     """POST ``{"question","context"}``; expects ``{"answer", "tool_calls"?, "sql"?}``.
 
     Without a stream there is no first token, so ``ttft_s`` stays empty and tokens/s is measured
-    over the whole call.
+    over the whole call. ``timeout_s`` bounds the whole call, retries included.
     """
 
     transport = "http_json"
@@ -40,6 +56,7 @@ class HTTPJSONAdapter:
         retries: int = 2,
         backoff_s: float = 0.5,
         pool_size: int = 64,
+        max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
     ) -> None:
         self._url = url
         self._headers = dict(headers or {})
@@ -47,9 +64,14 @@ class HTTPJSONAdapter:
         self._timeout_s = timeout_s
         self._retries = retries
         self._backoff_s = backoff_s
-        self._session = pooled_session(pool_size)
+        self._max_answer_bytes = max_answer_bytes
+        self._session = deadline_session(pool_size)
 
     def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload:
+        with call_deadline(self._timeout_s) as deadline:
+            return self._ask(case_id, question, context, deadline)
+
+    def _ask(self, case_id: str, question: str, context: str, deadline: Deadline) -> ChatPayload:
         started_at = utc_now_iso()
         attempts = 0
         started = time.perf_counter()
@@ -63,8 +85,10 @@ class HTTPJSONAdapter:
                 json={"question": question, "context": context},
                 headers=self._headers,
                 timeout=self._timeout_s,
+                stream=True,
             )
             if response.status_code >= 500:
+                response.close()
                 raise RetryableStatus(response.status_code)
             return response
 
@@ -79,17 +103,23 @@ class HTTPJSONAdapter:
             )
 
         try:
-            response = retry_policy(self._retries, self._backoff_s)(post)
-        except (RetryableStatus, requests.RequestException) as exc:
+            response = retry_policy(self._retries, self._backoff_s, deadline)(post)
+            with response:
+                if response.status_code != 200:
+                    detail = body_excerpt(response)
+                    return failed(f"request rejected: HTTP {response.status_code}: {detail}")
+                raw = read_body(response, deadline, self._max_answer_bytes)
+        except BodyTooLarge:
+            return failed(answer_size_error(self._max_answer_bytes))
+        except (DeadlineExceeded, RetryableStatus, requests.RequestException) as exc:
+            if deadline.expired or isinstance(exc, DeadlineExceeded):
+                return failed(total_timeout_error(self._timeout_s))
             return failed(f"request failed after {attempts} attempt(s): {describe_exception(exc)}")
         latency = time.perf_counter() - started
-        if response.status_code != 200:
-            detail = body_excerpt(response)
-            return failed(f"request rejected: HTTP {response.status_code}: {detail}")
         try:
-            body = response.json()
+            body = json.loads(raw)
         except ValueError:
-            return failed(f"response is not JSON: {body_excerpt(response)}")
+            return failed(f"response is not JSON: {text_excerpt(raw, response.encoding)}")
         if not isinstance(body, Mapping):
             return failed("response is not a JSON object")
         try:

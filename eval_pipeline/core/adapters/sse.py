@@ -3,7 +3,9 @@
 The event grammar is ``chunk``, ``reasoning``, ``agent_status``, ``tool_call``, ``tool_result``,
 ``done`` and ``error``. Only the request is retried: once the stream has started, asking again
 would bill the bot twice and hide a mid-answer failure, so any stream fault becomes an error
-payload that keeps the partial answer.
+payload that keeps the partial answer. The total timeout covers the whole call — login, retries,
+error bodies and the stream, every byte of them (``deadline``) — and no more than the byte cap
+is read.
 """
 
 from __future__ import annotations
@@ -22,16 +24,26 @@ import urllib3
 from pydantic import SecretStr
 
 from eval_pipeline.core.adapters.base import (
+    DEFAULT_MAX_ANSWER_BYTES,
     RetryableStatus,
+    answer_size_error,
     body_excerpt,
     describe_exception,
     error_payload,
-    pooled_session,
     redact_secrets,
     retry_policy,
     tokens_per_second,
     tool_call,
+    total_timeout_error,
     utc_now_iso,
+)
+from eval_pipeline.core.adapters.deadline import (
+    BodyTooLarge,
+    Deadline,
+    DeadlineExceeded,
+    call_deadline,
+    deadline_session,
+    read_body,
 )
 from eval_pipeline.core.models import ChatPayload, ToolCall, ToolResult
 
@@ -204,6 +216,7 @@ class SSEAdapter:
         retries: int = 2,
         backoff_s: float = 0.5,
         pool_size: int = 64,
+        max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
     ) -> None:
         root = base_url.rstrip("/") + "/"
         self._login_url = urljoin(root, login_path.lstrip("/"))
@@ -212,42 +225,46 @@ class SSEAdapter:
         self._password = password if isinstance(password, SecretStr) else SecretStr(password)
         self._timeout = (connect_timeout_s, read_timeout_s)
         self._total_timeout_s = total_timeout_s
+        self._max_answer_bytes = max_answer_bytes
         self._retries = retries
         self._backoff_s = backoff_s
-        self._session = pooled_session(pool_size)
+        self._session = deadline_session(pool_size)
         self._token: str | None = None
         self._seen_tokens: set[str] = set()
         self._token_lock = threading.Lock()
 
     def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload:
         started_at = utc_now_iso()
-        try:
-            response, started, attempts = self._open_stream(question, context)
-        except _ChatFailure as exc:
-            return error_payload(
-                case_id=case_id,
-                question=question,
-                error=self._redact(str(exc)),
-                transport=self.transport,
-                started_at=started_at,
-                attempts=exc.attempts,
-            )
-        with response:
-            stream = self._read(response, started)
-            if stream.done_at is not None:
-                _release(response)
+        with call_deadline(self._total_timeout_s) as deadline:
+            try:
+                response, started, attempts = self._open_stream(question, context, deadline)
+            except _ChatFailure as exc:
+                return error_payload(
+                    case_id=case_id,
+                    question=question,
+                    error=self._redact(str(exc)),
+                    transport=self.transport,
+                    started_at=started_at,
+                    attempts=exc.attempts,
+                )
+            with response:
+                stream = self._read(response, started, deadline)
+                if stream.done_at is not None:
+                    _release(response)
         return self._payload(case_id, question, stream, attempts, started_at)
 
     def close(self) -> None:
         self._session.close()
 
-    def _open_stream(self, question: str, context: str) -> tuple[requests.Response, float, int]:
+    def _open_stream(
+        self, question: str, context: str, deadline: Deadline
+    ) -> tuple[requests.Response, float, int]:
         attempts = 0
 
         def post() -> tuple[requests.Response, float, str]:
             nonlocal attempts
             attempts += 1
-            token = self._bearer()
+            token = self._bearer(deadline)
             started = time.perf_counter()
             response = self._session.post(
                 self._chat_url,
@@ -262,14 +279,17 @@ class SSEAdapter:
             return response, started, token
 
         try:
-            response, started, token = retry_policy(self._retries, self._backoff_s)(post)
+            response, started, token = retry_policy(self._retries, self._backoff_s, deadline)(post)
             if response.status_code == 401:
                 response.close()
                 self._forget(token)
-                response, started, token = retry_policy(self._retries, self._backoff_s)(post)
+                retry = retry_policy(self._retries, self._backoff_s, deadline)
+                response, started, token = retry(post)
         except _ChatFailure as exc:
             raise _ChatFailure(str(exc), attempts) from None
-        except (RetryableStatus, requests.RequestException) as exc:
+        except (DeadlineExceeded, RetryableStatus, requests.RequestException) as exc:
+            if deadline.expired or isinstance(exc, DeadlineExceeded):
+                raise _ChatFailure(total_timeout_error(self._total_timeout_s), attempts) from None
             raise _ChatFailure(
                 f"chat request failed after {attempts} attempt(s): {describe_exception(exc)}",
                 attempts,
@@ -282,23 +302,30 @@ class SSEAdapter:
             )
         return response, started, attempts
 
-    def _bearer(self) -> str:
-        with self._token_lock:
+    def _bearer(self, deadline: Deadline) -> str:
+        """The cached JWT; one thread logs in while the others wait, each within its deadline."""
+        if not self._token_lock.acquire(timeout=deadline.remaining()):
+            raise DeadlineExceeded(deadline.seconds)
+        try:
             if self._token is None:
-                self._token = self._login()
+                deadline.check()
+                self._token = self._login(deadline)
                 self._seen_tokens.add(self._token)
             return self._token
+        finally:
+            self._token_lock.release()
 
     def _forget(self, token: str) -> None:
         with self._token_lock:
             if self._token == token:
                 self._token = None
 
-    def _login(self) -> str:
+    def _login(self, deadline: Deadline) -> str:
         response = self._session.post(
             self._login_url,
             json={"username": self._username, "password": self._password.get_secret_value()},
             timeout=self._timeout,
+            stream=True,
         )
         with response:
             if response.status_code >= 500:
@@ -306,35 +333,49 @@ class SSEAdapter:
             if response.status_code != 200:
                 raise _ChatFailure(f"login failed: HTTP {response.status_code}", 0)
             try:
-                token = response.json().get("access_token")
+                body = read_body(response, deadline, self._max_answer_bytes)
+                token = json.loads(body).get("access_token")
+            except BodyTooLarge:
+                raise _ChatFailure(
+                    f"login failed: {answer_size_error(self._max_answer_bytes)}", 0
+                ) from None
             except (ValueError, AttributeError):
                 token = None
         if not isinstance(token, str) or not token:
             raise _ChatFailure("login failed: the response has no access_token", 0)
         return token
 
-    def _read(self, response: requests.Response, started: float) -> _Stream:
+    def _read(self, response: requests.Response, started: float, deadline: Deadline) -> _Stream:
         stream = _Stream(started=started)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         parser = SSEParser()
+        received = 0
         try:
             while block := response.raw.read1(_READ_SIZE, decode_content=True):
                 now = time.perf_counter()
+                received += len(block)
+                if received > self._max_answer_bytes:
+                    stream.answer.clear()
+                    stream.errors.append(answer_size_error(self._max_answer_bytes))
+                    return stream
                 for event in parser.feed(decoder.decode(block)):
                     if stream.apply(event, now):
                         return stream
-                if now - started > self._total_timeout_s:
-                    stream.errors.append(
-                        f"stream exceeded the total timeout of {self._total_timeout_s:g} s"
-                    )
-                    return stream
+                if deadline.expired:
+                    break
         except urllib3.exceptions.ReadTimeoutError:
             stream.errors.append(
                 f"stream stalled: no data for {self._timeout[1]:g} s (read timeout)"
             )
             return stream
         except (urllib3.exceptions.HTTPError, requests.RequestException, OSError) as exc:
-            stream.errors.append(f"stream broken: {describe_exception(exc)}")
+            if not deadline.expired:
+                stream.errors.append(f"stream broken: {describe_exception(exc)}")
+                return stream
+        if deadline.expired:
+            stream.errors.append(
+                f"stream exceeded the total timeout of {self._total_timeout_s:g} s"
+            )
             return stream
         now = time.perf_counter()
         for event in parser.close():

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from eval_pipeline.core.adapters.base import ChatbotAdapter
+from eval_pipeline.core.adapters.base import AnswerCapped, ChatbotAdapter
 from eval_pipeline.core.adapters.http_json import HTTPJSONAdapter
 from eval_pipeline.core.adapters.python_callable import CallableAdapter
 from eval_pipeline.core.adapters.sse import SSEAdapter, SSEEvent, SSEParser
@@ -439,7 +439,9 @@ def test_callable_adapter_turns_exceptions_into_errors() -> None:
 
 def test_each_configured_kind_builds_its_adapter(tmp_path: Path) -> None:
     def built(**settings: str) -> ChatbotAdapter:
-        return build_adapter(Settings(home=tmp_path, **settings))  # type: ignore[arg-type]
+        capped = build_adapter(Settings(home=tmp_path, **settings))  # type: ignore[arg-type]
+        assert isinstance(capped, AnswerCapped), "every transport is held to the byte cap"
+        return capped.adapter
 
     assert isinstance(built(chatbot_kind="sse", chatbot_url="http://127.0.0.1:9"), SSEAdapter)
     json_bot = built(chatbot_kind="http_json", chatbot_url="http://127.0.0.1:9/x")
