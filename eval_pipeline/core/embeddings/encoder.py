@@ -36,6 +36,11 @@ from eval_pipeline.core.embeddings.malloc import worker_environment
 
 Vectors = NDArray[np.float32]
 DIED = ("died", "the encoder process died")  # the reply when the worker's pipe breaks
+# The model reads a text's first 256 tokens; the tokenizer would split all of a text first (a
+# 10 MB answer took gigabytes), so texts are cut before they go to it. A token covers at least
+# one character and a word longer than 100 is one token, so 256 tokens end long before this
+# unless a text is mostly whitespace: the vector of a cut text is that of the whole.
+MAX_ENCODED_CHARS = 32_768
 
 
 class EmbeddingError(RuntimeError):
@@ -203,10 +208,11 @@ class SentenceEmbedder:
 
     def _encode_uncached(self, texts: Sequence[str]) -> Vectors:
         worker = self._loaded()
+        cut = [text[:MAX_ENCODED_CHARS] for text in texts]
         with self._encode_lock:
             try:
                 assert worker.stdin is not None
-                encoder_worker.send(worker.stdin, (list(texts), self._batch_size))
+                encoder_worker.send(worker.stdin, (cut, self._batch_size))
                 reply = self._receive(worker)
             except OSError:  # its stdin is a broken pipe
                 reply = DIED

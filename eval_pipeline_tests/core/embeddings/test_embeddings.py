@@ -252,3 +252,24 @@ def test_short_texts_are_not_padded_to_a_long_one() -> None:
 
     questions_and_answers = [40, 300, 45, 260]
     assert length_batches(questions_and_answers, 32) == [[1, 3], [2, 0]]
+
+
+def _high_water_mib(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(status.split("VmHWM:")[1].split()[0]) / 1024
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_a_huge_text_is_cut_before_tokenising_and_keeps_the_vector_of_its_start(
+    embedder: SentenceEmbedder,
+) -> None:
+    """The model reads 256 tokens: a 10 MB answer costs no more memory than a page of it, and its
+    vector is that of its start (which the tokenizer would have truncated to anyway)."""
+    prose = "The West region closed 14 open findings in March, up 3.5% on February. "
+    huge = prose * (10_000_000 // len(prose))
+    embedder.encode(["a text to start the worker before measuring it"])
+    pid = embedder._loaded().pid
+    before = _high_water_mib(pid)
+    vectors = embedder.encode([huge, prose * 60])  # 4,300 characters: well over 256 tokens
+    assert _high_water_mib(pid) - before < 100
+    assert np.abs(vectors[0] - vectors[1]).max() < 1e-6
