@@ -87,9 +87,10 @@ def _bkg(path: Path, stamp: str | None) -> BKG:
 
 @lru_cache(maxsize=4)
 def _cases(
-    path: Path, stamp: str | None, bkg_path: Path, bkg_stamp: str | None
+    path: Path, stamp: str | None, bkg_path: Path, bkg_stamp: str | None, max_field_chars: int
 ) -> tuple[GoldenCase, ...]:
-    return tuple(load_golden(path, _bkg(bkg_path, bkg_stamp)))
+    bkg = _bkg(bkg_path, bkg_stamp)
+    return tuple(load_golden(path, bkg, max_field_chars=max_field_chars))
 
 
 class Environment:
@@ -108,7 +109,13 @@ class Environment:
     @cached_property
     def cases(self) -> dict[str, GoldenCase]:
         s = self.settings
-        golden = _cases(s.golden_path, _stamp(s.golden_path), s.bkg_path, _stamp(s.bkg_path))
+        golden = _cases(
+            s.golden_path,
+            _stamp(s.golden_path),
+            s.bkg_path,
+            _stamp(s.bkg_path),
+            s.golden_max_field_chars,
+        )
         return {c.id: c for c in golden}
 
     @cached_property

@@ -15,8 +15,8 @@ from croniter import croniter
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from eval_pipeline.core.adapters.base import DEFAULT_MAX_ANSWER_BYTES
 from eval_pipeline.core.dimensions.latency import LatencySLA
+from eval_pipeline.core.limits import MAX_ANSWER_BYTES, MAX_GOLDEN_FIELD_CHARS
 from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.problems import InputError, Problem
 
@@ -62,6 +62,12 @@ class Settings(BaseSettings):
     )
     bkg_path: Path = DEMO_DATA / "bkg.json"
     golden_path: Path = DEMO_DATA / "golden_dataset.json"
+    golden_max_field_chars: int = Field(
+        default=MAX_GOLDEN_FIELD_CHARS,
+        ge=1,
+        description="Most characters of one text field of a golden case (question, context, "
+        "expected answer, a criterion, SQL…); a longer one is a problem of the golden set.",
+    )
     database_url: str = Field(
         default="",
         description="Warehouse SQLAlchemy URL; empty means the demo SQLite warehouse in home.",
@@ -84,7 +90,7 @@ class Settings(BaseSettings):
     chatbot_total_timeout_s: float = Field(default=120.0, gt=0)
     chatbot_retries: int = Field(default=2, ge=0, le=10)
     chatbot_max_answer_bytes: int = Field(
-        default=DEFAULT_MAX_ANSWER_BYTES,
+        default=MAX_ANSWER_BYTES,
         ge=1024,
         description="Most bytes read from the chatbot for one answer (the stream or the JSON "
         "body); over it the case is in error, 'answer too large'.",

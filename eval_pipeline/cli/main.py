@@ -137,6 +137,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         Path(args.bkg or settings.bkg_path),
         Path(args.golden or settings.golden_path),
         args.database_url if args.database_url is not None else settings.warehouse_url,
+        max_field_chars=settings.golden_max_field_chars,
     )
     if not problems and settings.llm is not None:
         from eval_pipeline.core.llm.client import JudgeClient

@@ -23,6 +23,7 @@ import pydantic
 from sqlalchemy.engine import make_url
 from sqlglot import exp
 
+from eval_pipeline.core.limits import MAX_GOLDEN_FIELD_CHARS
 from eval_pipeline.core.models import (
     BKG,
     FUNCTION_KINDS,
@@ -438,8 +439,36 @@ def _reference_problems(
     ]
 
 
+def _oversized_fields(
+    file: str, raw: list[Any], max_chars: int
+) -> tuple[list[Problem], set[tuple[str | int, ...]]]:
+    """Text fields of the cases longer than ``max_chars``, and the cases holding one."""
+    problems: list[Problem] = []
+    cases: set[tuple[str | int, ...]] = set()
+    for i, case in enumerate(raw):
+        stack: list[tuple[list[str | int], Any]] = [([i], case)]
+        while stack:
+            path, item = stack.pop()
+            if isinstance(item, dict):
+                stack.extend(([*path, key], value) for key, value in item.items())
+            elif isinstance(item, list):
+                stack.extend(([*path, j], value) for j, value in enumerate(item))
+            elif isinstance(item, str) and len(item) > max_chars:
+                message = (
+                    f"{len(item):,} characters, more than the {max_chars:,} allowed "
+                    "(EVAL_GOLDEN_MAX_FIELD_CHARS)"
+                )
+                problems.append(Problem(file, _golden_location(raw, path), message))
+                cases.add((i,))
+    return sorted(problems, key=lambda p: p.location), cases
+
+
 def _check_golden(
-    path: Path, check: _BKGCheck, dialect: str | None = None
+    path: Path,
+    check: _BKGCheck,
+    dialect: str | None = None,
+    *,
+    max_field_chars: int = MAX_GOLDEN_FIELD_CHARS,
 ) -> tuple[list[GoldenCase], list[Problem]]:
     file = str(path)
     problems: list[Problem] = []
@@ -450,6 +479,9 @@ def _check_golden(
     problems += schema_problems
     if not isinstance(raw, list):
         return [], problems
+    oversized, too_big = _oversized_fields(file, raw, max_field_chars)
+    problems += oversized
+    broken |= too_big
     positions: dict[str, list[int]] = {}
     for i, item in enumerate(raw):
         if isinstance(item, dict) and isinstance(item.get("id"), str):
@@ -474,9 +506,11 @@ def _check_golden(
     return cases, problems
 
 
-def load_golden(path: Path, bkg: BKG) -> list[GoldenCase]:
+def load_golden(
+    path: Path, bkg: BKG, *, max_field_chars: int = MAX_GOLDEN_FIELD_CHARS
+) -> list[GoldenCase]:
     """The validated cases, checked against ``bkg``; InputError lists every problem found."""
-    cases, problems = _check_golden(Path(path), _BKGCheck(bkg))
+    cases, problems = _check_golden(Path(path), _BKGCheck(bkg), max_field_chars=max_field_chars)
     if problems:
         raise InputError(problems)
     return cases
@@ -575,7 +609,11 @@ def _empty_table(value: Any) -> bool:
 
 
 def validate_inputs(
-    bkg_path: Path, golden_path: Path, database_url: str | None = None
+    bkg_path: Path,
+    golden_path: Path,
+    database_url: str | None = None,
+    *,
+    max_field_chars: int = MAX_GOLDEN_FIELD_CHARS,
 ) -> list[Problem]:
     """Every problem of the inputs; given a URL, also of the BKG against the live catalog and
     of every reference run once on the database."""
@@ -586,7 +624,9 @@ def validate_inputs(
     if database_url:
         db_problems, dialect = database_problems(str(bkg_path), check.bkg, database_url)
         problems += db_problems
-    cases, golden_problems = _check_golden(Path(golden_path), check, dialect)
+    cases, golden_problems = _check_golden(
+        Path(golden_path), check, dialect, max_field_chars=max_field_chars
+    )
     problems += golden_problems
     if dialect is not None and not db_problems:
         reported = {p.location for p in problems}

@@ -679,3 +679,40 @@ def test_examples_in_the_format_docs_are_valid(tmp_path: Path) -> None:
     docs = PROJECT_ROOT / "docs" / "formats.md"
     bkg, golden = re.findall(r"```json\n(.*?)```", docs.read_text(), re.S)
     assert _messages(tmp_path, bkg=json.loads(bkg), golden=json.loads(golden)) == []
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+def test_oversized_golden_fields_are_problems_with_file_case_and_field(tmp_path: Path) -> None:
+    golden = copy.deepcopy(BASE_GOLDEN)
+    golden[0]["question"] = "How many? " * 1_000_000  # 10 MB
+    golden[1]["evaluation_criteria"] = {"acceptable": ["fine", "x" * 20_001]}
+    golden[1]["reference"][3]["sql"] = "SELECT 1 " + " " * 30_000
+    messages = [m.replace(f"{tmp_path}/", "") for m in _messages(tmp_path, golden=golden)]
+    assert messages == [
+        "golden.json: TC_001.question: 10,000,000 characters, more than the 20,000 allowed "
+        "(EVAL_GOLDEN_MAX_FIELD_CHARS)",
+        "golden.json: TC_002.evaluation_criteria.acceptable[1]: 20,001 characters, more than "
+        "the 20,000 allowed (EVAL_GOLDEN_MAX_FIELD_CHARS)",
+        "golden.json: TC_002.reference[3].sql: 30,009 characters, more than the 20,000 allowed "
+        "(EVAL_GOLDEN_MAX_FIELD_CHARS)",
+    ]
+    bkg_path, golden_path = _write(tmp_path, golden=golden)
+    with pytest.raises(InputError) as raised:
+        load_golden(golden_path, load_bkg(bkg_path))
+    assert [p.location for p in raised.value.problems] == [
+        "TC_001.question",
+        "TC_002.evaluation_criteria.acceptable[1]",
+        "TC_002.reference[3].sql",
+    ]
+
+
+def test_the_field_limit_is_configurable(tmp_path: Path) -> None:
+    golden = copy.deepcopy(BASE_GOLDEN)
+    golden[0]["question"] = "How many open orders, counted by region and by month?"
+    bkg_path, golden_path = _write(tmp_path, golden=golden)
+    assert validate_inputs(bkg_path, golden_path, max_field_chars=60) == []
+    problems = validate_inputs(bkg_path, golden_path, max_field_chars=50)
+    assert [p.location for p in problems] == ["TC_001.question"]
+    assert "53 characters, more than the 50 allowed" in problems[0].message

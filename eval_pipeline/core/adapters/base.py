@@ -25,7 +25,6 @@ from eval_pipeline.core.models import ChatPayload, ToolCall
 
 MAX_ERROR_CHARS = 300
 EXCERPT_BYTES = 8192  # of an error body: enough to redact a secret before the excerpt is cut
-DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024
 
 
 @runtime_checkable

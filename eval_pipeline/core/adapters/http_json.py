@@ -13,7 +13,6 @@ from collections.abc import Mapping
 import requests
 
 from eval_pipeline.core.adapters.base import (
-    DEFAULT_MAX_ANSWER_BYTES,
     RetryableStatus,
     answer_size_error,
     body_excerpt,
@@ -34,6 +33,7 @@ from eval_pipeline.core.adapters.deadline import (
     deadline_session,
     read_body,
 )
+from eval_pipeline.core.limits import MAX_ANSWER_BYTES
 from eval_pipeline.core.models import ChatPayload
 
 
@@ -56,7 +56,7 @@ class HTTPJSONAdapter:
         retries: int = 2,
         backoff_s: float = 0.5,
         pool_size: int = 64,
-        max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+        max_answer_bytes: int = MAX_ANSWER_BYTES,
     ) -> None:
         self._url = url
         self._headers = dict(headers or {})

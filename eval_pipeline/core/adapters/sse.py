@@ -24,7 +24,6 @@ import urllib3
 from pydantic import SecretStr
 
 from eval_pipeline.core.adapters.base import (
-    DEFAULT_MAX_ANSWER_BYTES,
     RetryableStatus,
     answer_size_error,
     body_excerpt,
@@ -45,6 +44,7 @@ from eval_pipeline.core.adapters.deadline import (
     deadline_session,
     read_body,
 )
+from eval_pipeline.core.limits import MAX_ANSWER_BYTES
 from eval_pipeline.core.models import ChatPayload, ToolCall, ToolResult
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -216,7 +216,7 @@ class SSEAdapter:
         retries: int = 2,
         backoff_s: float = 0.5,
         pool_size: int = 64,
-        max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+        max_answer_bytes: int = MAX_ANSWER_BYTES,
     ) -> None:
         root = base_url.rstrip("/") + "/"
         self._login_url = urljoin(root, login_path.lstrip("/"))
