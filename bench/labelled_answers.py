@@ -158,8 +158,15 @@ def load_domain(folder: Path) -> Domain:
 
 
 def load_set(root: Path) -> list[Domain]:
-    """Every domain folder (one holding cases.json) under ``root``, by name."""
-    return [load_domain(p.parent) for p in sorted(Path(root).glob("*/cases.json"))]
+    """``root`` itself when it is a domain folder (it holds cases.json), else every domain folder
+    under it, by name; a folder holding none is an error, never an empty set scored as perfect."""
+    root = Path(root)
+    if (root / "cases.json").is_file():
+        return [load_domain(root)]
+    domains = [load_domain(p.parent) for p in sorted(root.glob("*/cases.json"))]
+    if not domains:
+        raise SystemExit(f"{root}: no labelled domain (no cases.json in it or its subfolders)")
+    return domains
 
 
 @contextmanager

@@ -95,9 +95,9 @@ def test_blind_set_holds_its_measured_figures() -> None:
     was last changed, less a small margin: a change that accuses right answers fails here."""
     blind = bench.evaluate_labelled()
     mistakes = [m for o in blind.labelled for m in o.mistakes if "got contradicted" in m]
-    assert len(blind.labelled) >= 360 and blind.claims >= 2600
-    assert blind.precision("contradicted") >= 0.97, mistakes
+    assert len(blind.labelled) >= 450 and blind.claims >= 3600
+    assert blind.precision("contradicted") >= 0.96, mistakes
     assert blind.precision("supported") >= 0.97
-    assert blind.recall("contradicted") >= 0.74
-    assert blind.recall("supported") >= 0.81
-    assert blind.right_answers_failed <= 3, mistakes
+    assert blind.recall("contradicted") >= 0.73
+    assert blind.recall("supported") >= 0.80
+    assert blind.right_answers_failed <= 8, mistakes
