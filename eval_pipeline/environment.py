@@ -19,6 +19,7 @@ from typing import Any
 from eval_pipeline.core.adapters.base import AnswerCapped, ChatbotAdapter
 from eval_pipeline.core.adapters.http_json import HTTPJSONAdapter
 from eval_pipeline.core.adapters.python_callable import CallableAdapter
+from eval_pipeline.core.adapters.redacting import RedactingAdapter
 from eval_pipeline.core.adapters.sse import SSEAdapter
 from eval_pipeline.core.aggregate import GatePolicy
 from eval_pipeline.core.analysis.calibration import demotions, judge_version
@@ -28,6 +29,7 @@ from eval_pipeline.core.lineage.fingerprints import StageFingerprints
 from eval_pipeline.core.lineage.staleness import table_fingerprints
 from eval_pipeline.core.llm.client import CostLedger, JudgeClient
 from eval_pipeline.core.models import BKG, ChatPayload, DimensionResult, GoldenCase, OracleResult
+from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime
 from eval_pipeline.core.warehouse.db import Database
@@ -35,13 +37,17 @@ from eval_pipeline.settings import Settings
 from eval_pipeline.versions import STAGE_VERSIONS
 
 
-def build_adapter(settings: Settings) -> ChatbotAdapter:
-    """The configured chatbot transport, its answers held to ``EVAL_CHATBOT_MAX_ANSWER_BYTES``;
-    evaluation never depends on which one it is."""
-    return AnswerCapped(_transport(settings), settings.chatbot_max_answer_bytes)
+def build_adapter(settings: Settings, redactor: Redactor | None = None) -> ChatbotAdapter:
+    """The configured chatbot transport, its answers held to ``EVAL_CHATBOT_MAX_ANSWER_BYTES``
+    and its payloads redacted (``RedactingAdapter``) by ``redactor`` (built from the settings when
+    not given; the transport adds its login tokens to it); evaluation never depends on which
+    transport it is."""
+    redactor = redactor or Redactor.from_settings(settings)
+    capped = AnswerCapped(_transport(settings, redactor), settings.chatbot_max_answer_bytes)
+    return RedactingAdapter(capped, redactor)
 
 
-def _transport(settings: Settings) -> ChatbotAdapter:
+def _transport(settings: Settings, redactor: Redactor) -> ChatbotAdapter:
     if settings.chatbot_kind == "sse":
         return SSEAdapter(
             settings.chatbot_url,
@@ -53,6 +59,7 @@ def _transport(settings: Settings) -> ChatbotAdapter:
             retries=settings.chatbot_retries,
             pool_size=max(settings.concurrency, 8),
             max_answer_bytes=settings.chatbot_max_answer_bytes,
+            redactor=redactor,
         )
     if settings.chatbot_kind == "http_json":
         return HTTPJSONAdapter(
@@ -60,6 +67,7 @@ def _transport(settings: Settings) -> ChatbotAdapter:
             timeout_s=settings.chatbot_total_timeout_s,
             retries=settings.chatbot_retries,
             max_answer_bytes=settings.chatbot_max_answer_bytes,
+            redactor=redactor,
         )
     module, _, attr = settings.chatbot_callable.partition(":")
     factory: Callable[[str], Callable[[str, str], Any]] = getattr(
@@ -133,7 +141,7 @@ class Environment:
     def adapter(self) -> ChatbotAdapter:
         with self._lock:
             if self._adapter is None:
-                self._adapter = build_adapter(self.settings)
+                self._adapter = build_adapter(self.settings, self.redactor)
             return self._adapter
 
     @property
@@ -150,8 +158,13 @@ class Environment:
             return self._judge
 
     @cached_property
+    def redactor(self) -> Redactor:
+        """The settings' secrets and credential shapes, out of everything stored or logged."""
+        return Redactor.from_settings(self.settings)
+
+    @cached_property
     def store(self) -> ResultsStore:
-        return ResultsStore(self.settings.results_store_url)
+        return ResultsStore(self.settings.results_store_url, redactor=self.redactor)
 
     @cached_property
     def live_catalog(self) -> dict[str, list[str]]:

@@ -19,6 +19,7 @@ from eval_pipeline.cli.repeats import (
     wants_repeats,
 )
 from eval_pipeline.core.problems import InputError
+from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.settings import ExecutorKind, load_settings
 
 
@@ -146,7 +147,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         with closing(JudgeClient(settings.llm)) as judge:
             problems += judge_problems(judge)
     for problem in problems:
-        print(problem, file=sys.stderr)
+        print(_redacted(str(problem)), file=sys.stderr)
     if problems:
         print(f"{len(problems)} problem(s) found", file=sys.stderr)
         return 1
@@ -264,6 +265,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _redacted(message: str) -> str:
+    """A message for the terminal (or a CI log) without the settings' secrets."""
+    try:
+        return Redactor.from_settings(load_settings()).text(message)
+    except InputError:  # settings that do not load still hold no credential shape to show
+        return Redactor().text(message)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     warnings.filterwarnings("ignore", message=".*is currently in beta")
     args = build_parser().parse_args(argv)
@@ -271,10 +280,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return func(args)
     except InputError as exc:
-        print(str(exc), file=sys.stderr)
+        print(_redacted(str(exc)), file=sys.stderr)
         return 2
     except (ValueError, FileNotFoundError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_redacted(f"error: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

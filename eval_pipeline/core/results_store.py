@@ -19,6 +19,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from eval_pipeline.core.redaction import Redactor
+
 _METADATA = sa.MetaData()
 
 RECORDS = sa.Table(
@@ -123,11 +125,14 @@ def engine_with_tables(
 class ResultsStore:
     """Thin SQLAlchemy Core wrapper; one instance per process is enough (engines pool)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, redactor: Redactor | None = None) -> None:
+        """``redactor`` cleans every payload before it is written (a store that only reads
+        needs none)."""
         from eval_pipeline.core.analysis.history import ensure_history_views
 
         self.url = url
         self.engine = engine_with_tables(url, _METADATA, then=ensure_history_views)
+        self._redactor = redactor or Redactor()
 
     def append(self, asset: str, records: Iterable[StoredRecord], dagster_run_id: str) -> int:
         """Append records in batches inside one transaction; returns how many were written."""
@@ -147,7 +152,7 @@ class ResultsStore:
                             "content_hash": r.content_hash,
                             "input_fingerprint": r.input_fingerprint,
                             "reused": r.reused,
-                            "payload": _to_json(r.payload),
+                            "payload": _to_json(self._redactor.value(r.payload)),
                         }
                         for r in chunk
                     ],

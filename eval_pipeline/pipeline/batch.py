@@ -26,6 +26,7 @@ from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.lineage.reuse import reuse_or_compute
 from eval_pipeline.core.llm.client import CostLedger, JudgeClient
 from eval_pipeline.core.models import GoldenCase
+from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.pipeline.io_manager import (
     Batch,
     FingerprintedBatch,
@@ -77,12 +78,16 @@ def md_table(
 
 
 def log_table(
-    context: AssetExecutionContext, title: str, header: Sequence[str], rows: Sequence[Sequence[Any]]
+    context: AssetExecutionContext,
+    redactor: Redactor,
+    title: str,
+    header: Sequence[str],
+    rows: Sequence[Sequence[Any]],
 ) -> None:
-    """A step-level table goes to the run log once: output metadata of a batched output is copied
-    onto every partition's materialization event."""
+    """A step-level table goes to the run log once (output metadata of a batched output is copied
+    onto every partition's materialization event), redacted: the run log is stored text."""
     if rows:
-        context.log.info(f"{title}:\n{md_table(header, rows).value}")
+        context.log.info(redactor.text(f"{title}:\n{md_table(header, rows).value}"))
 
 
 def log_metrics(context: AssetExecutionContext, metrics: Mapping[str, Any]) -> None:

@@ -116,7 +116,9 @@ def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -
     kept = [c for c in out.values() if isinstance(c, GoldenCase)]
     log_metrics(context, {"cases": len(out), "removed": len(out) - len(kept)})
     tags = Counter(t for c in kept for t in c.tags)
-    log_table(context, "cases per tag", ["tag", "cases"], tags.most_common())
+    log_table(
+        context, environment.env.redactor, "cases per tag", ["tag", "cases"], tags.most_common()
+    )
     return versioned(out)
 
 
@@ -168,6 +170,7 @@ def chatbot_responses(
     ttfts = [p.ttft_s for p in ok if p.ttft_s is not None]
     log_table(
         context,
+        env.redactor,
         "failed chatbot calls",
         ["run", "case", "error"],
         [(r, c, "; ".join(p.errors)) for (r, c), p in batch.items() if p.status != "ok"],
@@ -303,7 +306,9 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
                 "stale_cases": sum(bool(r.stale_tables) for r in batch.values()),
             },
         )
-        log_table(context, "contradicted claims", ["case", "claim", "why"], contradicted)
+        log_table(
+            context, env.redactor, "contradicted claims", ["case", "claim", "why"], contradicted
+        )
         return versioned(batch)
 
     return oracle_verdicts
@@ -371,6 +376,7 @@ def judge_scores(
     log_metrics(context, {"cases": len(batch)})
     log_table(
         context,
+        env.redactor,
         "dimension states",
         ["dimension", "scored", "skipped", "error"],
         [(n, c["scored"], c["skipped"], c["error"]) for n, c in sorted(states.items())],

@@ -132,6 +132,7 @@ def build_eval_run(blocking: bool) -> Any:
         summary["demoted_dimensions"] = dict(env.policy.demotion_reasons)
         for case in summary["cases"]:
             case["reused"] = case["case_id"] in reused
+        summary = env.redactor.value(summary)  # written to summary.json, metadata and the store
         summary_path = write_summary(
             run_dir / "summary.json",
             summary,

@@ -6,7 +6,7 @@ own shape for tool calls, timings or failures.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
@@ -22,6 +22,7 @@ from tenacity.stop import stop_base
 
 from eval_pipeline.core.adapters.deadline import Deadline
 from eval_pipeline.core.models import ChatPayload, ToolCall
+from eval_pipeline.core.redaction import Redactor
 
 MAX_ERROR_CHARS = 300
 EXCERPT_BYTES = 8192  # of an error body: enough to redact a secret before the excerpt is cut
@@ -49,16 +50,6 @@ def tokens_per_second(answer: str, seconds: float | None) -> float | None:
     if seconds is None or seconds <= 0:
         return None
     return whitespace_tokens(answer) / seconds
-
-
-def redact_secrets(message: str, secrets: Iterable[str | None]) -> str:
-    """Remove every known secret from a message and cap its length before it is stored."""
-    for secret in secrets:
-        if secret:
-            message = message.replace(secret, "***")
-    if len(message) > MAX_ERROR_CHARS:
-        message = message[:MAX_ERROR_CHARS] + "…"
-    return message
 
 
 def describe_exception(exc: BaseException) -> str:
@@ -179,20 +170,22 @@ def retry_policy(retries: int, backoff_s: float, deadline: Deadline) -> Retrying
     )
 
 
-def body_excerpt(response: requests.Response, limit: int = 200) -> str:
-    """The start of a streamed error body on one line; at most ``EXCERPT_BYTES`` are read, so a
-    body that never ends costs nothing more (the call's deadline bounds the wait)."""
+def body_excerpt(response: requests.Response, redactor: Redactor, limit: int = 200) -> str:
+    """The start of a streamed error body on one line, redacted before it is cut (a secret
+    straddling the cut would otherwise leave its first half in the excerpt); at most
+    ``EXCERPT_BYTES`` are read, so a body that never ends costs nothing more (the call's deadline
+    bounds the wait)."""
     try:
         head = next(response.iter_content(EXCERPT_BYTES), b"")
     except requests.RequestException:
         return ""
-    return text_excerpt(head, response.encoding, limit)
+    return text_excerpt(head, response.encoding, redactor, limit)
 
 
-def text_excerpt(raw: bytes, encoding: str | None = None, limit: int = 200) -> str:
-    """The start of a body on one line."""
+def text_excerpt(raw: bytes, encoding: str | None, redactor: Redactor, limit: int = 200) -> str:
+    """The start of a body on one line, redacted before it is cut."""
     text = raw[:EXCERPT_BYTES].decode(encoding or "utf-8", errors="replace")
-    return " ".join(text.split())[:limit]
+    return redactor.excerpt(" ".join(redactor.text(text).split()), limit)
 
 
 def answer_size_error(max_bytes: int) -> str:

@@ -13,13 +13,13 @@ from collections.abc import Mapping
 import requests
 
 from eval_pipeline.core.adapters.base import (
+    MAX_ERROR_CHARS,
     RetryableStatus,
     answer_size_error,
     body_excerpt,
     describe_exception,
     error_payload,
     payload_from_answer,
-    redact_secrets,
     retry_policy,
     text_excerpt,
     total_timeout_error,
@@ -35,6 +35,7 @@ from eval_pipeline.core.adapters.deadline import (
 )
 from eval_pipeline.core.limits import MAX_ANSWER_BYTES
 from eval_pipeline.core.models import ChatPayload
+from eval_pipeline.core.redaction import Redactor
 
 
 class HTTPJSONAdapter:
@@ -57,6 +58,7 @@ class HTTPJSONAdapter:
         backoff_s: float = 0.5,
         pool_size: int = 64,
         max_answer_bytes: int = MAX_ANSWER_BYTES,
+        redactor: Redactor | None = None,
     ) -> None:
         self._url = url
         self._headers = dict(headers or {})
@@ -66,6 +68,11 @@ class HTTPJSONAdapter:
         self._backoff_s = backoff_s
         self._max_answer_bytes = max_answer_bytes
         self._session = deadline_session(pool_size)
+        self._redactor = redactor or Redactor()
+        for name, value in self._headers.items():  # "Bearer <token>": the token alone too
+            label = f"header_{name.lower().replace('-', '_')}"
+            self._redactor.add(label, value)
+            self._redactor.add(label, value.split()[-1] if value.split() else "")
 
     def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload:
         with call_deadline(self._timeout_s) as deadline:
@@ -96,7 +103,7 @@ class HTTPJSONAdapter:
             return error_payload(
                 case_id=case_id,
                 question=question,
-                error=redact_secrets(message, self._headers.values()),
+                error=self._redactor.excerpt(message, MAX_ERROR_CHARS),
                 transport=self.transport,
                 started_at=started_at,
                 attempts=attempts,
@@ -106,7 +113,7 @@ class HTTPJSONAdapter:
             response = retry_policy(self._retries, self._backoff_s, deadline)(post)
             with response:
                 if response.status_code != 200:
-                    detail = body_excerpt(response)
+                    detail = body_excerpt(response, self._redactor)
                     return failed(f"request rejected: HTTP {response.status_code}: {detail}")
                 raw = read_body(response, deadline, self._max_answer_bytes)
         except BodyTooLarge:
@@ -119,7 +126,9 @@ class HTTPJSONAdapter:
         try:
             body = json.loads(raw)
         except ValueError:
-            return failed(f"response is not JSON: {text_excerpt(raw, response.encoding)}")
+            return failed(
+                f"response is not JSON: {text_excerpt(raw, response.encoding, self._redactor)}"
+            )
         if not isinstance(body, Mapping):
             return failed("response is not a JSON object")
         try:

@@ -24,12 +24,12 @@ import urllib3
 from pydantic import SecretStr
 
 from eval_pipeline.core.adapters.base import (
+    MAX_ERROR_CHARS,
     RetryableStatus,
     answer_size_error,
     body_excerpt,
     describe_exception,
     error_payload,
-    redact_secrets,
     retry_policy,
     tokens_per_second,
     tool_call,
@@ -46,6 +46,7 @@ from eval_pipeline.core.adapters.deadline import (
 )
 from eval_pipeline.core.limits import MAX_ANSWER_BYTES
 from eval_pipeline.core.models import ChatPayload, ToolCall, ToolResult
+from eval_pipeline.core.redaction import Redactor
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _READ_SIZE = 65536
@@ -217,6 +218,7 @@ class SSEAdapter:
         backoff_s: float = 0.5,
         pool_size: int = 64,
         max_answer_bytes: int = MAX_ANSWER_BYTES,
+        redactor: Redactor | None = None,
     ) -> None:
         root = base_url.rstrip("/") + "/"
         self._login_url = urljoin(root, login_path.lstrip("/"))
@@ -230,8 +232,9 @@ class SSEAdapter:
         self._backoff_s = backoff_s
         self._session = deadline_session(pool_size)
         self._token: str | None = None
-        self._seen_tokens: set[str] = set()
         self._token_lock = threading.Lock()
+        self._redactor = redactor or Redactor()
+        self._redactor.add("chatbot_password", self._password)
 
     def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload:
         started_at = utc_now_iso()
@@ -295,7 +298,7 @@ class SSEAdapter:
                 attempts,
             ) from None
         if response.status_code != 200:
-            detail = body_excerpt(response)
+            detail = body_excerpt(response, self._redactor)
             response.close()
             raise _ChatFailure(
                 f"chat request rejected: HTTP {response.status_code}: {detail}", attempts
@@ -310,7 +313,7 @@ class SSEAdapter:
             if self._token is None:
                 deadline.check()
                 self._token = self._login(deadline)
-                self._seen_tokens.add(self._token)
+                self._redactor.add("chatbot_token", self._token)
             return self._token
         finally:
             self._token_lock.release()
@@ -413,6 +416,4 @@ class SSEAdapter:
         )
 
     def _redact(self, message: str) -> str:
-        with self._token_lock:
-            tokens = list(self._seen_tokens)
-        return redact_secrets(message, [self._password.get_secret_value(), *tokens])
+        return self._redactor.excerpt(message, MAX_ERROR_CHARS)

@@ -34,6 +34,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 
 from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.llm.settings import LLMSettings
+from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.core.results_store import engine_with_tables
 
 log = logging.getLogger(__name__)
@@ -569,8 +570,5 @@ class JudgeClient:
     def _describe(self, exc: BaseException, attempts: int) -> str:
         status = _status(exc)
         what = f"HTTP {status}" if status is not None else type(exc).__name__
-        detail = str(exc)
-        key = self.settings.api_key.get_secret_value()
-        if key:
-            detail = detail.replace(key, "***")
-        return f"judge endpoint failed after {attempts} attempt(s): {what}: {detail[:300]}"
+        detail = Redactor({"llm_api_key": self.settings.api_key}).excerpt(str(exc), 300)
+        return f"judge endpoint failed after {attempts} attempt(s): {what}: {detail}"

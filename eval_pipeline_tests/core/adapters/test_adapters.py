@@ -18,6 +18,7 @@ import pytest
 from eval_pipeline.core.adapters.base import AnswerCapped, ChatbotAdapter
 from eval_pipeline.core.adapters.http_json import HTTPJSONAdapter
 from eval_pipeline.core.adapters.python_callable import CallableAdapter
+from eval_pipeline.core.adapters.redacting import RedactingAdapter
 from eval_pipeline.core.adapters.sse import SSEAdapter, SSEEvent, SSEParser
 from eval_pipeline.environment import build_adapter
 from eval_pipeline.settings import Settings
@@ -299,7 +300,7 @@ def test_sse_rejection_body_echoing_the_jwt_is_redacted(
     assert payload.status == "error"
     assert "HTTP 400" in payload.errors[0]
     assert "jwt-token" not in payload.errors[0]
-    assert "***" in payload.errors[0]
+    assert "[redacted:chatbot_token]" in payload.errors[0]
 
 
 def test_sse_stall_mid_stream_keeps_partial_answer(serve: Callable[[ScriptedBot], str]) -> None:
@@ -439,7 +440,9 @@ def test_callable_adapter_turns_exceptions_into_errors() -> None:
 
 def test_each_configured_kind_builds_its_adapter(tmp_path: Path) -> None:
     def built(**settings: str) -> ChatbotAdapter:
-        capped = build_adapter(Settings(home=tmp_path, **settings))  # type: ignore[arg-type]
+        adapter = build_adapter(Settings(home=tmp_path, **settings))  # type: ignore[arg-type]
+        assert isinstance(adapter, RedactingAdapter)  # every transport's payloads are redacted
+        capped = adapter.inner
         assert isinstance(capped, AnswerCapped), "every transport is held to the byte cap"
         return capped.adapter
 

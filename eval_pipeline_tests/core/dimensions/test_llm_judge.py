@@ -489,7 +489,10 @@ def test_api_key_never_reaches_logs_errors_or_cache(server, tmp_path, case, bkg,
     refused = on_topic_llm_dimension(client, "Q?", "An answer.")
 
     assert ok.state == "scored"
-    assert refused.state == "error" and "Incorrect API key provided: ***" in refused.reason
+    assert (
+        refused.state == "error"
+        and "Incorrect API key provided: [redacted:llm_api_key]" in refused.reason
+    )
     engine = sa.create_engine(f"sqlite:///{tmp_path / 'cache.db'}")
     with engine.connect() as conn:
         rows = conn.execute(sa.text("SELECT * FROM judge_cache")).all()
