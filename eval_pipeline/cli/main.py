@@ -113,10 +113,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         answer_s=args.answer_time,
     ) as bot:
         print(f"demo chatbot listening on {bot.url} (fault seed {args.fault_seed})")
-        overrides = {
+        overrides = {  # run config, stored by Dagster: the warehouse URL (it may hold a
+            # password) comes from the settings, where it already is
             "chatbot_url": bot.url,
             "chatbot_kind": "sse",
-            "database_url": url,
             **demo_slas(args.ttft, args.token_rate),
         }
         return _evaluate(args.run_key or new_run_key("demo"), overrides, args, gate=False)
