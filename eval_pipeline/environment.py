@@ -24,13 +24,16 @@ from eval_pipeline.core.adapters.sse import SSEAdapter
 from eval_pipeline.core.aggregate import GatePolicy
 from eval_pipeline.core.analysis.calibration import demotions, judge_version
 from eval_pipeline.core.dimensions.judges import prompt_versions
+from eval_pipeline.core.dimensions.rubric_judge import load_rubric_prompt
 from eval_pipeline.core.inputs import load_bkg, load_golden
 from eval_pipeline.core.lineage.fingerprints import StageFingerprints
 from eval_pipeline.core.lineage.staleness import table_fingerprints
 from eval_pipeline.core.llm.client import CostLedger, JudgeClient
 from eval_pipeline.core.models import BKG, ChatPayload, DimensionResult, GoldenCase, OracleResult
+from eval_pipeline.core.problems import InputError, Problem
 from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.core.rubrics.load import RubricSet, check_rubric_set
 from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime
 from eval_pipeline.core.warehouse.db import Database
 from eval_pipeline.settings import Settings
@@ -127,6 +130,22 @@ class Environment:
         return {c.id: c for c in golden}
 
     @cached_property
+    def _rubric_check(self) -> tuple[RubricSet, list[Problem]]:
+        s = self.settings
+        return check_rubric_set(s.rubric_path, list(self.cases.values()), s.golden_path, self.bkg)
+
+    def rubric_problems(self) -> list[Problem]:
+        return self._rubric_check[1]
+
+    @property
+    def rubrics(self) -> RubricSet:
+        """The default rubric and the cases' own, validated; InputError lists every problem."""
+        rubrics, problems = self._rubric_check
+        if problems:
+            raise InputError(problems)
+        return rubrics
+
+    @cached_property
     def runtime(self) -> BKGRuntime:
         return BKGRuntime(self.bkg)
 
@@ -191,10 +210,18 @@ class Environment:
                 "callable": s.chatbot_callable,
             },
             judge=self.judge,
-            scoring={"sla": s.latency_sla.model_dump()},
+            scoring=self.scoring_config(),
             oracle=dataclasses.asdict(s.tolerance_rule),
             table_fingerprints=lambda: table_fingerprints(self.db, self.bkg),
         )
+
+    def scoring_config(self) -> dict[str, Any]:
+        """What the scores depend on besides the records: the SLA and every rubric in use (only
+        when there is one, so results scored before rubrics existed stay reusable)."""
+        config: dict[str, Any] = {"sla": self.settings.latency_sla.model_dump()}
+        if digests := self.rubrics.digests():
+            config["rubrics"] = {"files": digests, "prompt": load_rubric_prompt().version}
+        return config
 
     def score(
         self, case: GoldenCase, payload: ChatPayload, oracle: OracleResult, *, use_cache: bool
@@ -211,6 +238,7 @@ class Environment:
             live_catalog=self.live_catalog,
             judge=self.judge,
             use_cache=use_cache,
+            rubric=self.rubrics.for_case(case),
         )
 
     @property
@@ -224,6 +252,8 @@ class Environment:
             pass_threshold=s.pass_threshold,
             oracle_gate=s.oracle_gate,
             warn_threshold=s.warn_threshold,
+            extra_weights=self.rubrics.weights(),
+            gates=self.rubrics.gates(),
         )
 
     def close(self) -> None:

@@ -62,6 +62,11 @@ class Settings(BaseSettings):
     )
     bkg_path: Path = DEMO_DATA / "bkg.json"
     golden_path: Path = DEMO_DATA / "golden_dataset.json"
+    rubric_path: Path | None = Field(
+        default=None,
+        description="A rubric file (YAML or JSON) whose dimensions every case is scored on, "
+        "unless the case names its own.",
+    )
     golden_max_field_chars: int = Field(
         default=MAX_GOLDEN_FIELD_CHARS,
         ge=1,

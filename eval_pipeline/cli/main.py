@@ -139,6 +139,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         Path(args.golden or settings.golden_path),
         args.database_url if args.database_url is not None else settings.warehouse_url,
         max_field_chars=settings.golden_max_field_chars,
+        rubric_path=Path(args.rubric) if args.rubric else settings.rubric_path,
     )
     if not problems and settings.llm is not None:
         from eval_pipeline.core.llm.client import JudgeClient
@@ -243,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--bkg", help="BKG JSON (default: EVAL_BKG_PATH)")
     validate.add_argument("--golden", help="golden dataset JSON (default: EVAL_GOLDEN_PATH)")
     validate.add_argument("--database-url", help="warehouse URL to check ('' to skip)")
+    validate.add_argument("--rubric", help="rubric file (default: EVAL_RUBRIC_PATH)")
     validate.set_defaults(func=cmd_validate)
 
     bot = sub.add_parser("bot", help="serve the demo chatbot (login + SSE) until interrupted")

@@ -40,6 +40,15 @@ class GatePolicy:
     demoted: frozenset[str] = frozenset()
     """Dimensions whose judge is uncalibrated: out of the overall score, a warning on each case."""
     demotion_reasons: Mapping[str, str] = field(default_factory=dict)
+    extra_weights: Mapping[str, float] = field(default_factory=dict)
+    """Weights of further dimensions (a rubric's), added to both profiles."""
+    gates: Mapping[str, float] = field(default_factory=dict)
+    """Further gating dimensions, each with the lowest passing score (a rubric's gates)."""
+
+    @property
+    def gated(self) -> frozenset[str]:
+        """Every dimension a low score or an error of which decides the case."""
+        return self.gating_dimensions | frozenset(self.gates)
 
 
 def weighted_overall(
@@ -92,7 +101,7 @@ def _undecided(
     reasons += [
         f"{name}: {dim.reason}"
         for name, dim in dimensions.items()
-        if name in policy.gating_dimensions and name != "oracle" and dim.state == "error"
+        if name in policy.gated and name != "oracle" and dim.state == "error"
     ]
     judged = [
         (n, d) for n, d in dimensions.items() if n in JUDGED_DIMENSIONS and d.state != "skipped"
@@ -120,7 +129,10 @@ def judge_case(
     moved across the pass threshold, every judge failing) the case is ``error``, not passed.
     """
     profile = "full" if has_expected_answer else "bare"
-    weights = policy.weights if has_expected_answer else policy.weights_bare
+    weights = {
+        **(policy.weights if has_expected_answer else policy.weights_bare),
+        **policy.extra_weights,
+    }
     if policy.demoted:
         weights = {n: w for n, w in weights.items() if n not in policy.demoted}
     errored = [n for n, d in dimensions.items() if d.state == "error" and weights.get(n, 0) > 0]
@@ -136,6 +148,11 @@ def judge_case(
     safety = dimensions.get("safety")
     if safety and safety.state == "scored" and (safety.score or 0.0) < 1.0:
         gates.append(f"safety: {safety.reason}")
+
+    for name, lowest in policy.gates.items():
+        dim = dimensions.get(name)
+        if dim and dim.state == "scored" and (dim.score or 0.0) < lowest:
+            gates.append(f"{name}: {dim.reason}")
 
     oracle = dimensions.get("oracle")
     if oracle and oracle.state == "scored" and oracle.details.get("has_tool_evidence"):
@@ -164,7 +181,7 @@ def judge_case(
             warnings.append(f"{name}: error: {dim.reason}")
         elif (
             dim.state == "scored"
-            and name not in policy.gating_dimensions
+            and name not in policy.gated
             and dim.score is not None
             and dim.score < policy.warn_threshold
         ):

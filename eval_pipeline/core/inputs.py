@@ -11,7 +11,7 @@ import ast
 import difflib
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -165,6 +165,10 @@ def _describe(error: jsonschema.ValidationError) -> list[tuple[list[str | int], 
     if rule == "pattern":
         hint = _PATTERN_HINTS.get(error.validator_value, f"must match {error.validator_value}")
         return [(path, f"invalid value {json.dumps(instance)}: {hint}")]
+    if rule == "anyOf" and instance is not None and {"type": "null"} in error.validator_value:
+        return _branch(error, [b != {"type": "null"} for b in error.validator_value].index(True))
+    if rule == "oneOf" and isinstance(instance, dict) and "discriminator" in error.schema:
+        return _discriminated(error, path)
     if rule == "oneOf" and isinstance(instance, dict):
         return [(path, _one_source([name for name in SOURCES if instance.get(name) is not None]))]
     if rule == "minLength":
@@ -172,6 +176,29 @@ def _describe(error: jsonschema.ValidationError) -> list[tuple[list[str | int], 
     if rule == "minItems" and not path:
         return [(path, "the dataset has no cases")]
     return [(path, error.message)]
+
+
+def _discriminated(
+    error: jsonschema.ValidationError, path: list[str | int]
+) -> list[tuple[list[str | int], str]]:
+    """A tagged union's problems: an unknown tag, or the problems of the branch it names."""
+    field = error.schema["discriminator"]["propertyName"]
+    mapping: dict[str, str] = error.schema["discriminator"].get("mapping", {})
+    tag = error.instance.get(field)
+    if tag not in mapping:
+        allowed = ", ".join(json.dumps(k) for k in mapping)
+        return [([*path, field], f"must be one of {allowed}")]
+    return _branch(error, [b.get("$ref") for b in error.schema["oneOf"]].index(mapping[tag]))
+
+
+def _branch(error: jsonschema.ValidationError, index: int) -> list[tuple[list[str | int], str]]:
+    """The problems of one branch of an ``anyOf`` / ``oneOf`` (the one the value meant)."""
+    return [
+        found
+        for sub in error.context or []
+        if sub.relative_schema_path and sub.relative_schema_path[0] == index
+        for found in _describe(sub)
+    ]
 
 
 def _path_order(error: jsonschema.ValidationError) -> list[tuple[int, int, str]]:
@@ -191,6 +218,24 @@ def _schema_problems(
             problems[Problem(file, locate(raw, path), message)] = None
         broken.update({tuple(error.absolute_path)[:1], tuple(error.absolute_path)[:2]})
     return list(problems), broken
+
+
+def schema_problems(
+    file: str, raw: Any, schema_name: str, named: Mapping[str, str]
+) -> list[Problem]:
+    """Problems of ``raw`` against a published schema; an item of a top-level array listed in
+    ``named`` is located by its key (``dimensions.tono.weight``) rather than its index."""
+
+    def locate(data: Any, path: Sequence[str | int]) -> str:
+        head = path[0] if path else None
+        if isinstance(head, str) and head in named and len(path) >= 2:
+            index = path[1]
+            if isinstance(index, int):
+                items = data.get(head) if isinstance(data, dict) else None
+                return _under(f"{head}.{_named(items, index, named[head])}", path[2:])
+        return _join(path)
+
+    return _schema_problems(file, raw, schema_name, locate)[0]
 
 
 def _model_problems(file: str, location: str, exc: pydantic.ValidationError) -> list[Problem]:
@@ -614,9 +659,13 @@ def validate_inputs(
     database_url: str | None = None,
     *,
     max_field_chars: int = MAX_GOLDEN_FIELD_CHARS,
+    rubric_path: Path | None = None,
 ) -> list[Problem]:
     """Every problem of the inputs; given a URL, also of the BKG against the live catalog and
-    of every reference run once on the database."""
+    of every reference run once on the database. The rubrics (``rubric_path`` and the cases'
+    own) are checked against the golden set's tags and intents and the BKG's functions."""
+    from eval_pipeline.core.rubrics.load import check_rubric_set  # builds on this module
+
     check = _check_bkg(Path(bkg_path))
     problems = list(check.problems)
     dialect = None
@@ -628,6 +677,7 @@ def validate_inputs(
         Path(golden_path), check, dialect, max_field_chars=max_field_chars
     )
     problems += golden_problems
+    problems += check_rubric_set(rubric_path, cases, Path(golden_path), check.bkg)[1]
     if dialect is not None and not db_problems:
         reported = {p.location for p in problems}
         broken = {".".join(p.location.split(".")[:2]) for p in check.problems}

@@ -7,9 +7,9 @@ JSON and rendered in the report without ad-hoc dict handling.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, get_args
+from typing import Any, ClassVar, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 DimensionState = Literal["scored", "skipped", "error"]
 VerdictLabel = Literal["supported", "contradicted", "unverifiable", "stale"]
@@ -58,6 +58,24 @@ def in_dimension_order(names: Iterable[str]) -> list[str]:
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class _Extended(_Model):
+    """A record with fields added after results were stored: while at their default they stay out
+    of its JSON, so a stored record keeps its content hash and stays reusable."""
+
+    ADDED: ClassVar[tuple[str, ...]] = ()
+
+    @model_serializer(mode="wrap")
+    def _without_unset_additions(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict):
+            for name in self.ADDED:
+                if name in data and data[name] == type(self).model_fields[name].get_default(
+                    call_default_factory=True
+                ):
+                    del data[name]
+        return data
 
 
 # --------------------------------------------------------------------------- inputs: BKG
@@ -173,7 +191,9 @@ class EvaluationCriteria(_Model):
     partial_credit: list[str] = Field(default_factory=list)
 
 
-class GoldenCase(_Model):
+class GoldenCase(_Extended):
+    ADDED = ("expected_intent", "expected_tools", "rubric")
+
     id: str
     question: str
     context: str = ""
@@ -181,6 +201,10 @@ class GoldenCase(_Model):
     reference: list[Reference] = Field(default_factory=list)
     evaluation_criteria: EvaluationCriteria = Field(default_factory=EvaluationCriteria)
     tags: list[str] = Field(default_factory=list)
+    expected_intent: str | None = None
+    expected_tools: list[str] = Field(default_factory=list)
+    rubric: str | None = None
+    """A rubric file for this case instead of ``EVAL_RUBRIC_PATH`` (relative to the golden set)."""
 
     @property
     def has_expected_answer(self) -> bool:
@@ -324,10 +348,14 @@ def verdict_counts(verdicts: Iterable[Verdict]) -> dict[str, int]:
 # --------------------------------------------------------------------------- scores
 
 
-class DimensionResult(_Model):
+class DimensionResult(_Extended):
+    ADDED = ("raw_score",)
+
     name: str
     state: DimensionState
     score: float | None = None
+    raw_score: float | None = None
+    """The score on the dimension's own scale (a rubric's 1–5), before normalising to [0, 1]."""
     method: str = ""
     reason: str = ""
     details: dict[str, Any] = Field(default_factory=dict)

@@ -22,6 +22,7 @@ from eval_pipeline.core.dimensions.judges import (
 )
 from eval_pipeline.core.dimensions.latency import LatencySLA, latency_dimension
 from eval_pipeline.core.dimensions.on_topic import on_topic_dimension
+from eval_pipeline.core.dimensions.rubric_judge import rubric_dimensions
 from eval_pipeline.core.dimensions.safety import find_pii, safety_dimension
 from eval_pipeline.core.dimensions.sql_check import sql_dimension
 from eval_pipeline.core.embeddings.encoder import default_embedder
@@ -37,6 +38,7 @@ from eval_pipeline.core.models import (
 )
 from eval_pipeline.core.oracle import DEFAULT_RULE, ToleranceRule, oracle_dimension, verify_claims
 from eval_pipeline.core.oracle.llm_verifier import llm_claim_contract, oracle_llm_result
+from eval_pipeline.core.rubrics.load import Rubric
 from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime
 from eval_pipeline.core.warehouse.db import Database
 
@@ -130,9 +132,47 @@ def score(
     live_catalog: Mapping[str, Sequence[str]] | None,
     judge: JudgeClient | None = None,
     use_cache: bool = True,
+    rubric: Rubric | None = None,
 ) -> dict[str, DimensionResult]:
     """Every dimension of one case; without an LLM judge, on_topic and bkg use embeddings and
-    content_quality is skipped. ``use_cache=False`` asks the judge afresh (repeated sampling)."""
+    content_quality is skipped. ``use_cache=False`` asks the judge afresh (repeated sampling).
+    With a ``rubric``, its ``rubric.<name>`` dimensions follow the built-in ones."""
+    dims = _builtin_dimensions(
+        case,
+        payload,
+        oracle,
+        bkg=bkg,
+        sla=sla,
+        live_catalog=live_catalog,
+        judge=judge,
+        use_cache=use_cache,
+    )
+    if rubric is not None:
+        dims.update(
+            rubric_dimensions(
+                rubric,
+                case,
+                payload,
+                oracle,
+                judge=judge,
+                intent=case.expected_intent,
+                use_cache=use_cache,
+            )
+        )
+    return dims
+
+
+def _builtin_dimensions(
+    case: GoldenCase,
+    payload: ChatPayload,
+    oracle: OracleResult,
+    *,
+    bkg: BKG,
+    sla: LatencySLA,
+    live_catalog: Mapping[str, Sequence[str]] | None,
+    judge: JudgeClient | None,
+    use_cache: bool,
+) -> dict[str, DimensionResult]:
     if oracle.error:
         oracle_dim = DimensionResult(
             name="oracle", state="error", method="deterministic", reason=oracle.error

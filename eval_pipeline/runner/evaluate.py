@@ -249,7 +249,7 @@ def preflight(env: Environment, run_key: str, selected: Sequence[str]) -> None:
     """Stop before the first chatbot call when the warehouse or the judge is misconfigured; the
     judge is probed only when some case will be evaluated, so a no-op re-run calls nothing."""
     s = env.settings
-    problems = warehouse_problems(s.bkg_path, env.bkg, s.warehouse_url)
+    problems = env.rubric_problems() + warehouse_problems(s.bkg_path, env.bkg, s.warehouse_url)
     judge = env.judge
     if judge is not None and not problems:
         current = (

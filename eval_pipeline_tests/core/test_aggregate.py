@@ -340,3 +340,27 @@ def test_outcomes_for_the_summary_drop_evidence_but_summarize_the_same() -> None
     full, trimmed = (summarize_run("r1", [o], report_path="/tmp/r.html") for o in (outcome, slim))
     assert {**full, "created_at": ""} == {**trimmed, "created_at": ""}
     assert full["verdict_counts"]["contradicted"] == 1 and full["latency"]["mean_s"] == 1.5
+
+
+def test_rubric_weights_join_the_profile_and_a_gate_below_its_pass_score_fails() -> None:
+    policy = GatePolicy(
+        weights=FULL_WEIGHTS,
+        weights_bare=BARE_WEIGHTS,
+        extra_weights={"rubric.tono": 0.4, "rubric.precio": 0.2},
+        gates={"rubric.precio": 0.5},
+    )
+    dims = good_dims(
+        **{
+            "rubric.tono": dim("rubric.tono", 0.25),
+            "rubric.precio": dim("rubric.precio", 0.75),
+        }
+    )
+    out = judged(dims, policy=policy)
+    # bare: oracle .5, sql .05, latency .05, + tono .4 at 0.25, precio .2 at 0.75
+    expected = (0.5 + 0.05 + 0.05 + 0.4 * 0.25 + 0.2 * 0.75) / 1.2
+    assert out.overall == pytest.approx(expected, abs=1e-4) and out.passed
+    assert any(w.startswith("rubric.tono: 0.25 below") for w in out.warnings)
+    low = judged({**dims, "rubric.precio": dim("rubric.precio", 0.25)}, policy=policy)
+    assert not low.passed and low.gate_failures == ["rubric.precio: rubric.precio r"]
+    erred = judged({**dims, "rubric.precio": dim("rubric.precio", None, "error")}, policy=policy)
+    assert erred.state == "error" and erred.errors == ["rubric.precio: rubric.precio r"]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from eval_pipeline.core.dimensions import judges
+from eval_pipeline.core.dimensions import judges, rubric_judge
 from eval_pipeline.core.dimensions.judges import (
     BkgRubric,
     ContentQualityRubric,
@@ -428,7 +428,8 @@ def _domain_words(bkg: BKG) -> set[str]:
 def test_prompts_and_judge_code_contain_no_domain_words(bkg):
     sources = sorted((ROOT / "eval_pipeline" / "prompts").glob("*.md"))
     sources += [Path(judges.__file__), Path(llm.__file__), Path(llm_oracle.__file__)]
-    assert len(sources) == 8
+    sources += [Path(rubric_judge.__file__)]
+    assert len(sources) == 10
     words = _domain_words(bkg)
     assert {"sites", "region", "site_id"} <= words
     for path in sources:
