@@ -137,16 +137,13 @@ def score(
     """Every dimension of one case; without an LLM judge, on_topic and bkg use embeddings and
     content_quality is skipped. ``use_cache=False`` asks the judge afresh (repeated sampling).
     With a ``rubric``, its ``rubric.<name>`` dimensions follow the built-in ones."""
-    dims = _builtin_dimensions(
-        case,
-        payload,
-        oracle,
-        bkg=bkg,
-        sla=sla,
-        live_catalog=live_catalog,
-        judge=judge,
-        use_cache=use_cache,
-    )
+    dims = {
+        "oracle": _oracle_dimension(case, oracle),
+        "sql": sql_dimension(payload, bkg, live_catalog),
+        "safety": safety_dimension(case.question, payload.answer),
+        "latency": latency_dimension(payload, sla),
+        **_judged_dimensions(case, payload, oracle, bkg, judge, use_cache),
+    }
     if rubric is not None:
         dims.update(
             rubric_dimensions(
@@ -162,74 +159,72 @@ def score(
     return dims
 
 
-def _builtin_dimensions(
+def _oracle_dimension(case: GoldenCase, oracle: OracleResult) -> DimensionResult:
+    if oracle.error:
+        return DimensionResult(
+            name="oracle", state="error", method="deterministic", reason=oracle.error
+        )
+    oracle_dim = oracle_dimension(
+        oracle.verdicts, oracle.references, has_reference=bool(case.reference)
+    )
+    if oracle.agent:
+        oracle_dim = oracle_dim.model_copy(
+            update={
+                "method": str(oracle.agent.get("method", oracle_dim.method)),
+                "details": {**oracle_dim.details, "agent": oracle.agent.get("counts", {})},
+            }
+        )
+    return oracle_dim
+
+
+def _judged_dimensions(
     case: GoldenCase,
     payload: ChatPayload,
     oracle: OracleResult,
-    *,
     bkg: BKG,
-    sla: LatencySLA,
-    live_catalog: Mapping[str, Sequence[str]] | None,
     judge: JudgeClient | None,
     use_cache: bool,
 ) -> dict[str, DimensionResult]:
-    if oracle.error:
-        oracle_dim = DimensionResult(
-            name="oracle", state="error", method="deterministic", reason=oracle.error
-        )
-    else:
-        oracle_dim = oracle_dimension(
-            oracle.verdicts, oracle.references, has_reference=bool(case.reference)
-        )
-        if oracle.agent:
-            oracle_dim = oracle_dim.model_copy(
-                update={
-                    "method": str(oracle.agent.get("method", oracle_dim.method)),
-                    "details": {**oracle_dim.details, "agent": oracle.agent.get("counts", {})},
-                }
-            )
-    dims = {
-        "oracle": oracle_dim,
-        "sql": sql_dimension(payload, bkg, live_catalog),
-        "safety": safety_dimension(case.question, payload.answer),
-        "latency": latency_dimension(payload, sla),
-    }
+    """content_quality, on_topic and bkg: by the LLM judges, else by embeddings (or skipped)."""
     if payload.status == "error":
-        for name in JUDGED_DIMENSIONS:
-            dims[name] = DimensionResult(
+        return {
+            name: DimensionResult(
                 name=name, state="error", method="none", reason="no complete answer to judge"
             )
-        return dims
+            for name in JUDGED_DIMENSIONS
+        }
     sql = payload.sql_statements
     if judge is None:
-        dims["content_quality"] = _skipped("content_quality", "no LLM judge configured")
-        dims["on_topic"] = on_topic_dimension(case.question, payload.answer)
-        dims["bkg"] = bkg_dimension(case.question, payload.answer, sql, bkg)
-        return dims
-    dims["content_quality"] = content_quality_dimension(
-        judge, case, payload.answer, oracle.verdicts, bkg, use_cache=use_cache
-    )
-    dims["on_topic"] = on_topic_llm_dimension(
-        judge, case.question, payload.answer, case_id=case.id, use_cache=use_cache
-    )
-    dims["bkg"] = bkg_dimension(
-        case.question,
-        payload.answer,
-        sql,
-        bkg,
-        judge_part=lambda tables: bkg_judge_score(
-            judge,
+        return {
+            "content_quality": _skipped("content_quality", "no LLM judge configured"),
+            "on_topic": on_topic_dimension(case.question, payload.answer),
+            "bkg": bkg_dimension(case.question, payload.answer, sql, bkg),
+        }
+    return {
+        "content_quality": content_quality_dimension(
+            judge, case, payload.answer, oracle.verdicts, bkg, use_cache=use_cache
+        ),
+        "on_topic": on_topic_llm_dimension(
+            judge, case.question, payload.answer, case_id=case.id, use_cache=use_cache
+        ),
+        "bkg": bkg_dimension(
             case.question,
             payload.answer,
             sql,
             bkg,
-            tables,
-            case_id=case.id,
-            use_cache=use_cache,
+            judge_part=lambda tables: bkg_judge_score(
+                judge,
+                case.question,
+                payload.answer,
+                sql,
+                bkg,
+                tables,
+                case_id=case.id,
+                use_cache=use_cache,
+            ),
+            judge_method=judge.method,
         ),
-        judge_method=judge.method,
-    )
-    return dims
+    }
 
 
 def prefetch_embeddings(payload: ChatPayload) -> ChatPayload:

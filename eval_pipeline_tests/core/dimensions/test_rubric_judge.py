@@ -20,6 +20,7 @@ from eval_pipeline.core.models import (
     Verdict,
 )
 from eval_pipeline.core.rubrics.load import Rubric, load_rubric
+from eval_pipeline_tests.core.rubrics.seed_rubrica import SEED_DIMENSIONS
 from eval_pipeline_tests.scripted_openai import RecordedRequest, ScriptedOpenAI, content
 
 KEY = "sk-rubric-test"
@@ -190,19 +191,7 @@ def test_a_teams_own_model_is_sent_whole_and_read_with_its_field_names(
     path = tmp_path / "seed.yaml"
     path.write_text(
         "name: seed\nmodel: eval_pipeline_tests.core.rubrics.seed_rubrica:EvaluacionRica\n"
-        "dimensions:\n"
-        + "".join(
-            f"  - name: {n}\n"
-            for n in (
-                "precision_precio",
-                "cita_fuentes",
-                "autorizacion_descuento",
-                "completitud_crm",
-                "tono",
-                "longitud",
-            )
-        )
-        + "  \n",
+        "dimensions:\n" + "".join(f"  - name: {n}\n" for n in SEED_DIMENSIONS),
         encoding="utf-8",
     )
     rubric = load_rubric(path)

@@ -28,3 +28,6 @@ class EvaluacionRica(BaseModel):
 
 class NotARubric(BaseModel):
     tono: str
+
+
+SEED_DIMENSIONS = tuple(EvaluacionRica.model_fields)

@@ -12,6 +12,7 @@ from eval_pipeline.core.inputs import load_schema
 from eval_pipeline.core.models import GoldenCase
 from eval_pipeline.core.rubrics.load import check_rubric, check_rubric_set
 from eval_pipeline.core.rubrics.spec import published_schema
+from eval_pipeline_tests.core.rubrics.seed_rubrica import SEED_DIMENSIONS, EvaluacionRica
 from eval_pipeline_tests.core.test_inputs import BASE_BKG
 
 GOOD = """\
@@ -161,17 +162,8 @@ def test_a_teams_own_pydantic_model_is_the_judges_schema(tmp_path: Path) -> None
     )
     rubric, found = check_rubric(path)
     assert found == [] and rubric is not None
-    assert [d.name for d in rubric.dimensions] == [
-        "precision_precio",
-        "cita_fuentes",
-        "autorizacion_descuento",
-        "completitud_crm",
-        "tono",
-        "longitud",
-    ]
+    assert [d.name for d in rubric.dimensions] == list(SEED_DIMENSIONS)
     assert rubric.dimensions[4].question == "Tono profesional, amable y corporativo."
-    from eval_pipeline_tests.core.rubrics.seed_rubrica import EvaluacionRica
-
     assert rubric.model is EvaluacionRica
 
 
