@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from eval_pipeline.core.claims.layout import Layout, overlaps, sentence_spans
+from eval_pipeline.core.claims.layout import Covered, Layout, search_before, sentence_spans
 from eval_pipeline.core.claims.numbers import (
     ParsedNumber,
     scan_fractions,
@@ -34,7 +34,7 @@ _ORDINAL_SUFFIX = r"(?:st|nd|rd|th)"
 _NOT_CLAIMS = re.compile(
     "|".join(
         (
-            r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",  # email
+            r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+",  # email
             r"(?i:https?://|www\.)\S+",  # URL
             r"\b\d{4}-\d{1,2}(?:-\d{1,2})?(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b",  # ISO date / month
             r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}/\d{1,2}(?:/\d{1,2})?\b",  # other dates
@@ -205,7 +205,7 @@ def _is_year(number: ParsedNumber, text: str) -> bool:
         and not (number.scaled or number.hedged or number.bound)
     ):
         return False
-    if _YEAR_BEFORE.search(text[: number.numeral_start]) or _YEAR_AFTER.match(
+    if search_before(_YEAR_BEFORE, text, number.numeral_start, 40) or _YEAR_AFTER.match(
         text, number.numeral_end
     ):
         return True
@@ -291,7 +291,7 @@ def _numbers_mentioned(
     question: str = "",
     layout: Layout,
 ) -> list[ParsedNumber]:
-    masks = [*masked, *non_claim_spans(text, layout=layout, question=question)]
+    masks = Covered(len(text), [*masked, *non_claim_spans(text, layout=layout, question=question)])
     criteria = question_criteria(question)
     years_are_claims = bool(_ASKS_FOR_YEAR.search(question))
     found = [*scan_numbers(text), *scan_fractions(text), *scan_multiples(text)]
@@ -299,7 +299,7 @@ def _numbers_mentioned(
     return [
         n
         for n in numbers
-        if not overlaps((n.numeral_start, n.numeral_end), masks)
+        if not masks.overlaps((n.numeral_start, n.numeral_end))
         and (years_are_claims or not _is_year(n, text))
         and not _is_pronoun_one(n, text)
         and not _echoes_criterion(n, text, criteria)
@@ -345,7 +345,7 @@ def _share(text: str, part: ParsedNumber, whole: ParsedNumber) -> Claim | None:
         return None
     if not (0 < part.value <= whole.value <= 1000) or not part.value.is_integer():
         return None
-    if whole.end != whole.numeral_end and not text[whole.numeral_end :].startswith(" "):
+    if whole.end != whole.numeral_end and not text.startswith(" ", whole.numeral_end):
         return None
     before = text[max(0, part.start - 40) : part.start]
     if " of " in joint and joint.strip().lower() != "of every" and "out" not in joint:
@@ -369,11 +369,10 @@ def _range(text: str, low: ParsedNumber, high: ParsedNumber) -> Claim | None:
     if low.bound or high.bound or low.value < 0 or high.value < 0:
         return None
     joint = text[low.end : high.start]
-    before = text[: low.start]
-    between = _BETWEEN_BEFORE.search(before)
+    between = search_before(_BETWEEN_BEFORE, text, low.start, 30)
     if between and re.fullmatch(r"\s+(?i:and)\s+", joint):
         start = between.start()
-    elif _RANGE_JOINT.fullmatch(joint) and not _FROM_BEFORE.search(before):
+    elif _RANGE_JOINT.fullmatch(joint) and not search_before(_FROM_BEFORE, text, low.start, 30):
         start = low.start
     else:
         return None
@@ -406,14 +405,21 @@ _DOWN = (
 )
 _UP_NOUNS = r"increase|rise|gain|growth|jump|uplift|improvement"
 _DOWN_NOUNS = r"decrease|decline|drop|fall|reduction|loss|cut|dip"
+_BEAT = r"topped|tops|beat|beats|exceeded|exceeds|outpaced|outsold|outnumbered|surpassed|led|leads"
+_TRAIL = r"trailed|trails|lagged|lags"
 _CHANGE_BEFORE = re.compile(
     rf"\b(?i:(?P<up>{_UP})|(?P<down>{_DOWN})|changed|changes|moved|shifted)\s+(?i:by\s+)?"
     r"(?i:a\s+further\s+|another\s+|just\s+|only\s+|a\s+|an\s+)?$"
     rf"|\b(?i:(?P<up_noun>{_UP_NOUNS})|(?P<down_noun>{_DOWN_NOUNS})|change|swing|difference|gap)"
     r"\s+(?i:of\s+|by\s+)?$"
-    r"|\b(?i:(?P<beat>topped|tops|beat|beats|exceeded|exceeds|outpaced|outsold|outnumbered|"
-    r"surpassed|led|leads)|(?P<trail>trailed|trails|lagged|lags))\b[^.;]{0,60}?\s(?i:by)\s+$"
+    rf"|\b(?i:(?P<beat>{_BEAT})|(?P<trail>{_TRAIL}))\b[^.;]{{0,60}}?\s(?i:by)\s+$"
 )
+_CHANGE_WORDS = frozenset(
+    word
+    for words in (_UP, _DOWN, _UP_NOUNS, _DOWN_NOUNS, _BEAT, _TRAIL)
+    for word in words.split("|")
+) | {"changed", "changes", "moved", "shifted", "change", "swing", "difference", "gap"}
+"""Every word that starts a match of ``_CHANGE_BEFORE``: without one, it is not searched."""
 # "made up 37.2%", "adds up to", "broken down 60/40": phrasal verbs, not a rise or a fall
 _PHRASAL_BEFORE = re.compile(
     r"\b(?i:made|makes?|making|add(?:s|ed|ing)?|sum(?:s|med|ming)?|end(?:s|ed|ing)?|"
@@ -445,11 +451,11 @@ def _as_change(text: str, claim: Claim) -> Claim:
     5.2%", "2 points below the network", "+0.17 above", "-0.3 points against") becomes a
     comparison claim, signed by its direction where the words give one."""
     assert claim.value is not None
-    before = _CHANGE_BEFORE.search(text[: claim.span[0]])
+    before = search_before(_CHANGE_BEFORE, text, claim.span[0], 120, _CHANGE_WORDS)
     if (
         before
         and (before["up"] or before["down"])
-        and _PHRASAL_BEFORE.search(text, 0, before.start())
+        and search_before(_PHRASAL_BEFORE, text, before.start(), 40)
     ):
         before = None
     after = _CHANGE_AFTER.match(text, claim.span[1])

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from eval_pipeline.core.claims.layout import search_before
 from eval_pipeline.core.models import Unit
 
 Bound = Literal["at_least", "at_most"]
@@ -186,12 +187,45 @@ _COMPARED_BEFORE = re.compile(
 )
 
 
+_LAST_WORDS_OF_PREFIXES = frozenset(
+    (
+        *("than", "under", "below", "most", "to", "of", "over", "above", "least", "exceed"),
+        *("exceeds", "exceeded", "exceeding", "about", "approximately", "approx", "roughly"),
+        *("around", "nearly", "almost", "some", "circa", "ca", "estimated", "est", "less"),
+    )
+)
+"""The word right before the number (or before its "the") of every hedge and bound above."""
+
+
+def _may_qualify(head: str) -> bool:
+    """Can a hedge or bound end ``head``? Most numbers have none, and the anchored patterns
+    cost a search from every position of the head."""
+    words = head.rstrip().lower()
+    if words[-1:] in ("~", "≈", "<", ">", "≤", "≥", "="):
+        return True
+    last = [_word_at_end(token) for token in words.rsplit(None, 2)[-2:]]
+    if last and last[-1] == "the":
+        last = last[:-1]
+    return bool(last) and last[-1] in _LAST_WORDS_OF_PREFIXES
+
+
+_WORD_AT_END = re.compile(r"[^\W\d_]+(?=\.?$)")
+
+
+def _word_at_end(token: str) -> str:
+    """The letters a token ends with, before an optional full stop: "(about" → about."""
+    found = _WORD_AT_END.search(token)
+    return found.group() if found else ""
+
+
 def prefix(text: str, start: int) -> tuple[bool, Bound | None, int]:
     """(hedged, bound, where the prefix starts) of a number starting at ``start``. "Above" or
     "up to" after another number or a verb of change ("$2K above the $52,400", "rose up to
     17.9") compare or move, they do not bound."""
     head = text[max(0, start - 60) : start]
     offset = max(0, start - 60)
+    if not _may_qualify(head):
+        return False, None, start
     for pattern, bound in _BOUNDS_BEFORE:
         found = pattern.search(head)
         if found and _COMPARED_BEFORE.search(head[: found.start()]):
@@ -220,7 +254,7 @@ _MINUS_WORD = re.compile(r"\b(?i:minus|negative)\s+$")
 
 
 def _signed_start(text: str, start: int) -> tuple[int, float]:
-    word = _MINUS_WORD.search(text[:start])
+    word = search_before(_MINUS_WORD, text, start, 30)
     if word:
         return word.start(), -1.0
     if start >= 1 and text[start - 1] in "-−+":
@@ -328,7 +362,7 @@ def scan_fractions(text: str) -> list[ParsedNumber]:
     for m in _FRACTION.finditer(text):
         hedged, bound, start = prefix(text, m.start())
         if m.group("half"):
-            if _NOT_A_SHARE_HALF.search(text[: m.start()]) or not (
+            if search_before(_NOT_A_SHARE_HALF, text, m.start(), 30) or not (
                 hedged or bound or text[m.end() : m.end() + 3].lower() == " of"
             ):
                 continue

@@ -9,9 +9,10 @@ metric, so those are marked ``polar`` and resolved against it.
 
 from __future__ import annotations
 
+import bisect
 import re
 
-from eval_pipeline.core.claims.layout import overlaps
+from eval_pipeline.core.claims.layout import Covered
 from eval_pipeline.core.claims.numbers import parse_word_number
 from eval_pipeline.core.models import Claim
 
@@ -164,16 +165,35 @@ def _ranking(
     )
 
 
+class _Preceding:
+    """The ranking claim written last before a position, which "X is next" and "followed by X"
+    count on from; the claims of one pattern arrive left to right."""
+
+    def __init__(self, claims: list[Claim]) -> None:
+        self._ordered = sorted((c for c in claims if c.bound is None), key=lambda c: c.span)
+        self._starts = [c.span[0] for c in self._ordered]
+        self._added: Claim | None = None
+
+    def before(self, position: int) -> Claim | None:
+        k = bisect.bisect_left(self._starts, position)
+        found = [c for c in (self._ordered[k - 1] if k else None, self._added) if c is not None]
+        return max((c for c in found if c.span[0] < position), key=lambda c: c.span, default=None)
+
+    def add(self, claim: Claim) -> None:
+        self._added = claim
+
+
 def ranking_claims(text: str) -> tuple[list[Claim], list[tuple[int, int]]]:
     """Ranking statements: one claim per entity, rank counted from the stated end (a claim whose
     direction is None reads "best", "fastest"... and is resolved by the verifier); and the spans
     of list sizes ("the top three"), which qualify the statement rather than claim a figure."""
     claims: list[Claim] = []
     sizes: list[tuple[int, int]] = []
-    taken: list[tuple[int, int]] = []
+    taken = Covered(len(text))
     for pattern in RANKING_PATTERNS:
+        preceding: _Preceding | None = None
         for m in pattern.finditer(text):
-            if overlaps(m.span(), taken) or _NEGATION.search(m.group()):
+            if taken.overlaps(m.span()) or _NEGATION.search(m.group()):
                 continue
             rank, direction = _rank_of(m)
             groups = m.groupdict()
@@ -186,16 +206,16 @@ def ranking_claims(text: str) -> tuple[list[Claim], list[tuple[int, int]]]:
                     if name:
                         span = (m.start("list") + e.start(), m.start("list") + e.end())
                         claims.append(_ranking(text, span, name, size or 0, direction, "at_most"))
-                taken.append(m.span())
+                taken.add(m.span())
                 continue
             name = entity_name(m.group("entity"))
             if name is None:
                 continue
             if groups.get("next") is not None or groups.get("follow") is not None:
-                before = [c for c in claims if c.span[0] < m.start() and c.bound is None]
-                if not before:
+                preceding = preceding or _Preceding(claims)
+                last = preceding.before(m.start())
+                if last is None:
                     continue
-                last = max(before, key=lambda c: c.span)
                 rank, direction = int(last.value or 0) + 1, last.direction or "polar"
             end = m.end()
             relative = _RELATIVE.match(text, end)
@@ -203,5 +223,7 @@ def ranking_claims(text: str) -> tuple[list[Claim], list[tuple[int, int]]]:
                 sizes.append(relative.span("n"))
                 end = relative.end()
             claims.append(_ranking(text, (m.start(), end), name, rank, direction, None))
-            taken.append(m.span())
+            if preceding is not None:
+                preceding.add(claims[-1])
+            taken.add(m.span())
     return sorted(claims, key=lambda c: c.span), sizes

@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from eval_pipeline.core.claims.layout import overlaps
+from eval_pipeline.core.claims.layout import Covered
 from eval_pipeline.core.models import DimensionResult
 from eval_pipeline.core.redaction import Redactor, redacted_names
 
@@ -123,14 +123,14 @@ _DETECTORS: tuple[Detector, ...] = (
 
 def _find_raw(text: str) -> list[tuple[PIIMatch, str]]:
     found: list[tuple[PIIMatch, str]] = []
-    taken: list[tuple[int, int]] = []
+    taken = Covered(len(text))
     for kind, pattern, accept, redact in _DETECTORS:
         for match in pattern.finditer(text):
             start, end = match.span()
             value = match.group()
-            if not accept(value) or overlaps((start, end), taken):
+            if not accept(value) or taken.overlaps((start, end)):
                 continue
-            taken.append((start, end))
+            taken.add((start, end))
             found.append((PIIMatch(kind=kind, span=(start, end), redacted=redact(value)), value))
     return sorted(found, key=lambda item: item[0].span)
 

@@ -1,0 +1,78 @@
+"""Extraction time grows linearly with the answer (#17): per-KB time flat from 10 KB to 1 MB.
+
+Each test measures a small and a large input in the same process with CPU time, so machine load
+mostly cancels out, and asserts a ratio with a generous bound. Sizes grow step by step and a test
+stops at the first step whose per-unit time has blown up, so a quadratic regression fails in
+seconds instead of running for hours.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from eval_pipeline.core.claims.extract import extract_claims
+
+_MAX_RATIO = 3.0
+"""A linear extractor stays near 1; the quadratic one this replaced was 4x at 40 KB."""
+
+ANSWER = """Here is the 2024 scorecard (check-ins 1 January to 31 December 2024):
+
+| Clinic | Visits | Revenue | No-show rate | Avg wait (min) |
+|---|---|---|---|---|
+| Riverside Clinic | 11,102 | $2.46M | 12.5% | 27.8 |
+| Route 66 Urgent Care | 9,511 | $2.39M | 9.4% | 31.2 |
+| Clinic 7 Downtown | 6,577 | $1.42M | 13.9% | 22.0 |
+
+Riverside leads on visits, but Route 66 Urgent Care has the lowest no-show rate.
+- Riverside Clinic: 412 visits in March 2024, up 14.6% from February, about $96K revenue.
+- Clinic 7 Downtown: one in 8 patients missed an appointment (roughly 12%), 2 points below the
+  network average of 14.1%; wait times fell from 31 to 27 minutes, nearly 5.0h less per week.
+Together the three clinics saw 27,190 visits, between 40 and 45% of them walk-ins. Call
++1-555-123-4567 or write to ops@example.com; see ID 2 and case TC_001 for details.
+"""
+
+
+def _cpu(work: Callable[[], object]) -> float:
+    start = time.process_time()
+    work()
+    return time.process_time() - start
+
+
+def _per_unit_stays_flat(make: Callable[[int], str], sizes: list[int]) -> list[str]:
+    """Per-unit CPU time at each size against the smallest (best of three there); the ratios
+    measured, stopping at the first over the bound."""
+    base_text = make(sizes[0])
+    base = min(_cpu(lambda: extract_claims("c", "q?", base_text)) for _ in range(3)) / sizes[0]
+    seen = []
+    for size in sizes[1:]:
+        text = make(size)
+        ratio = _cpu(lambda text=text: extract_claims("c", "q?", text)) / size / base
+        seen.append(f"{size}: {ratio:.2f}")
+        if ratio > _MAX_RATIO:
+            break
+    return seen
+
+
+def _repeated(kb: int) -> str:
+    size = kb * 1024
+    return (ANSWER * (size // len(ANSWER) + 1))[:size]
+
+
+def test_time_per_kb_is_flat_from_10_kb_to_1_mb() -> None:
+    seen = _per_unit_stays_flat(_repeated, [10, 40, 1024])
+    assert len(seen) == 2 and all(float(s.split()[1]) <= _MAX_RATIO for s in seen), seen
+
+
+def test_time_per_number_is_flat_up_to_20000_numbers_on_one_line() -> None:
+    def numbers(n: int) -> str:
+        return "Values: " + ", ".join(f"{(i * 7919) % 99991:,}" for i in range(n)) + "."
+
+    seen = _per_unit_stays_flat(numbers, [1000, 4000, 20000])
+    assert len(seen) == 2 and all(float(s.split()[1]) <= _MAX_RATIO for s in seen), seen
+
+
+def test_a_sentence_that_never_ends_is_cut_and_still_extracted_whole() -> None:
+    text = " ".join(f"the clinic logged {i % 97 + 3} visits and" for i in range(3000))
+    contract = extract_claims("c", "q?", text)
+    assert [c.value for c in contract.claims] == [float(i % 97 + 3) for i in range(3000)]
