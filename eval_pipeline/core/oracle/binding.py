@@ -10,12 +10,15 @@ binding. The question's own entities and periods apply when the sentence names n
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TypeVar
 
-from eval_pipeline.core.claims.layout import Layout
+from eval_pipeline.core.claims.layout import Layout, starting_within
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.facts import tokens
 from eval_pipeline.core.oracle.labels import Form, LabelMention, label_mentions
@@ -23,6 +26,9 @@ from eval_pipeline.core.oracle.periods import Mention, Period, period_mentions
 from eval_pipeline.core.oracle.units import unit_from_name
 
 _MAX_SEPARATION = 1
+_NEAREST = 4
+"""The claims on each side of a label or period that may take it: farther ones have as many
+clause breaks between or more (bar a bracketed aside), and a sentence may hold hundreds."""
 _SEPARATORS: tuple[tuple[re.Pattern[str], int], ...] = (
     (re.compile(r"[;|\n]"), 2),
     (re.compile(r",|\s[-–—]\s|\(|\)"), 1),
@@ -81,26 +87,60 @@ class AnswerContext:
     periods: list[Mention] = field(init=False)
     asked_labels: list[LabelMention] = field(init=False)
     asked_periods: list[Mention] = field(init=False)
+    _headers: dict[str, tuple[list[Period], set[str]]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.layout = Layout(self.answer)
         self.labels = label_mentions(self.answer, self.forms)
-        named = [(m.start, m.end) for m in self.labels]  # "Mustang 2023 GT" names no year
         asked = self.question.lower()
         self.periods = [  # "last year" means the reference's own period when the question says so
             m
             for m in period_mentions(self.answer)
             if (m.period.grain != "other" or self.answer[m.start : m.end].lower() not in asked)
-            and not any(s <= m.start and m.end <= e for s, e in named)
+            and self.label_around(m.start, m.end) is None  # "Mustang 2023 GT" names no year
         ]
         self.asked_labels = label_mentions(self.question, self.forms)
         self.asked_periods = period_mentions(self.question)
 
+    @cached_property
+    def _label_starts(self) -> list[int]:
+        return [m.start for m in self.labels]
+
+    @cached_property
+    def _period_starts(self) -> list[int]:
+        return [m.start for m in self.periods]
+
+    @cached_property
+    def label_words(self) -> frozenset[str]:
+        """Words of every label the answer names."""
+        return frozenset(w for m in self.labels for w in tokens(self.answer[m.start : m.end]))
+
+    @cached_property
+    def label_keys(self) -> frozenset[str]:
+        """Keys of every label the answer names."""
+        return frozenset(m.key for m in self.labels)
+
     def labels_in(self, start: int, end: int) -> list[LabelMention]:
-        return [m for m in self.labels if start <= m.start < end]
+        return [self.labels[i] for i in starting_within(self._label_starts, start, end)]
 
     def periods_in(self, start: int, end: int) -> list[Mention]:
-        return [m for m in self.periods if start <= m.start < end]
+        return [self.periods[i] for i in starting_within(self._period_starts, start, end)]
+
+    def names_in_header(self, header: str) -> tuple[list[Period], set[str]]:
+        """(periods, label keys) a table's column header names, read once per header."""
+        if header not in self._headers:
+            self._headers[header] = (
+                [m.period for m in period_mentions(header)],
+                {m.key for m in label_mentions(header, self.forms)},
+            )
+        periods, entities = self._headers[header]
+        return list(periods), set(entities)
+
+    def label_around(self, start: int, end: int) -> LabelMention | None:
+        """The label mention ``start``–``end`` is written inside, if any."""
+        i = bisect.bisect_right(self._label_starts, start) - 1
+        mention = self.labels[i] if i >= 0 else None
+        return mention if mention is not None and end <= mention.end else None
 
 
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
@@ -157,11 +197,15 @@ def _attach(
     """Each mention goes to the claim closest to it in its sentence (fewest clause breaks, then
     distance, then the claim after it); a claim right after a bound one shares its binding."""
     out: dict[str, list[object]] = {c.id: [] for c in claims}
+    by_sentence = _by_sentence(claims, ctx)
+    takers = _by_sentence([c for c in claims if c.kind != "ranking"], ctx)  # a ranking names
+    starts = {i: [c.span[0] for c in group] for i, group in takers.items()}  # its own entity
     for start, end, item in mentions:
-        sentence = ctx.layout.sentence_of(start)
-        local = [  # a ranking names its own entity inside its words
-            c for c in claims if sentence[0] <= c.span[0] < sentence[1] and c.kind != "ranking"
-        ]
+        index = ctx.layout.sentence_index(start)
+        local = takers.get(index, [])
+        if local:
+            cut = bisect.bisect_left(starts[index], end)
+            local = local[max(0, cut - _NEAREST) : cut + _NEAREST]
         scored = []
         for claim in local:
             follows = claim.span[0] >= end
@@ -174,14 +218,21 @@ def _attach(
             scored.append((separation(between), len(between), not linked, not follows, claim.id))
         if scored and min(scored)[0] <= _MAX_SEPARATION:
             out[min(scored)[-1]].append(item)
-    for sentence in ctx.layout.sentences:
-        local = sorted(
-            (c for c in claims if sentence[0] <= c.span[0] < sentence[1]), key=lambda c: c.span
-        )
+    for local in by_sentence.values():
         for before, after in itertools.pairwise(local):
             between = ctx.answer[before.span[1] : after.span[0]]
             if not out[after.id] and out[before.id] and _CONTINUES.fullmatch(between):
                 out[after.id] = list(out[before.id])
+    return out
+
+
+def _by_sentence(claims: Sequence[Claim], ctx: AnswerContext) -> dict[int, list[Claim]]:
+    """The claims of each sentence (by its index), in order."""
+    out: dict[int, list[Claim]] = {}
+    for claim in sorted(claims, key=lambda c: c.span):
+        index = ctx.layout.sentence_index(claim.span[0])
+        if index >= 0:
+            out.setdefault(index, []).append(claim)
     return out
 
 
@@ -196,8 +247,9 @@ def _table_binding(ctx: AnswerContext, claim: Claim, binding: Binding) -> bool:
     for other in others:
         binding.entities |= {m.key for m in ctx.labels_in(other.start, other.end)}
         binding.periods += [m.period for m in ctx.periods_in(other.start, other.end)]
-    binding.periods += [m.period for m in period_mentions(header)]
-    binding.entities |= {m.key for m in label_mentions(header, ctx.forms)}
+    periods, entities = ctx.names_in_header(header)
+    binding.periods += periods
+    binding.entities |= entities
     words = tokens(header) | tokens(re.sub(r"[\d$€£%,.]+", " ", cell.text))
     first = row.cells[0] if row.cells else None
     if first is not None and first is not cell and not ctx.labels_in(first.start, first.end):
@@ -219,6 +271,7 @@ def _nearest_of_each_grain(claim: Claim, periods: list[Period], ctx: AnswerConte
     less, though February brought $687K" — the nearer one is. A change keeps both ends."""
     if claim.kind == "comparison" or len(set(periods)) == len({p.grain for p in periods}):
         return periods
+    sentence = ctx.layout.sentence_of(claim.span[0])  # where the periods bound to it are named
 
     def distance(period: Period) -> tuple[int, int, bool]:
         def one(start: int, end: int) -> tuple[int, int, bool]:
@@ -228,7 +281,7 @@ def _nearest_of_each_grain(claim: Claim, periods: list[Period], ctx: AnswerConte
             )
             return separation(between), len(between), before  # "to 367 in Q1 2025"
 
-        return min(one(m.start, m.end) for m in ctx.periods if m.period == period)
+        return min(one(m.start, m.end) for m in ctx.periods_in(*sentence) if m.period == period)
 
     nearest: dict[str, Period] = {}
     for period in sorted(dict.fromkeys(periods), key=distance):
@@ -248,13 +301,16 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
     by_label = _attach(prose, label_items, ctx)
     by_period = _attach(prose, period_items, ctx)
     heads = _line_heads(ctx)
+    lead_words: dict[tuple[int, int], frozenset[str]] = {}  # a list's claims share one line
     for claim in claims:
         binding = bindings[claim.id]
         start, end = ctx.layout.sentence_of(claim.span[0])
         lead = _lead_in(ctx, claim.span[0])
         if lead is not None:
+            if lead not in lead_words:
+                lead_words[lead] = tokens(ctx.answer[lead[0] : lead[1]])
             binding.lead_start = lead[0]
-            binding.lead_in = tokens(ctx.answer[lead[0] : lead[1]])
+            binding.lead_in = lead_words[lead]
         else:
             binding.lead_start = start
         binding.context = binding.lead_in | tokens(ctx.answer[start:end]) | binding.meaning
@@ -314,54 +370,46 @@ def _respectively(
 ) -> None:
     """ "in 2023 and 2024 (4.385% and 4.358%)": the numbers in brackets go with the periods (or
     labels) listed just before them, in order."""
+    ordered = sorted(claims, key=lambda c: c.span)
+    starts = [c.span[0] for c in ordered]
     for m in re.finditer(r"\(([^()]*)\)", ctx.answer):
-        inside = sorted(
-            (c for c in claims if m.start() < c.span[0] < m.end()), key=lambda c: c.span
-        )
+        inside = [ordered[i] for i in starting_within(starts, m.start() + 1, m.end())]
         if len(inside) < 2:
             continue
         gaps = [ctx.answer[a.span[1] : b.span[0]] for a, b in itertools.pairwise(inside)]
         if not all(_LIST_JOINT.fullmatch(g) for g in gaps):
             continue
         start = ctx.layout.sentence_of(m.start())[0]
-        for kind in ("periods", "labels"):
-            mentions = [x for x in getattr(ctx, kind) if start <= x.start and x.end <= m.start()]
-            listed = mentions[-len(inside) :]
-            if len(listed) != len(inside):
-                continue
-            joints = [ctx.answer[a.end : b.start] for a, b in itertools.pairwise(listed)]
-            if not all(_LIST_JOINT.fullmatch(j) for j in joints):
-                continue
-            for claim, mention in zip(inside, listed, strict=True):
-                if kind == "periods":
-                    bindings[claim.id].periods = [mention.period]
-                else:
-                    bindings[claim.id].entities = {mention.key}
-            break
+        if periods := _listed(ctx.periods_in(start, m.start()), m.start(), len(inside), ctx):
+            for claim, period in zip(inside, periods, strict=True):
+                bindings[claim.id].periods = [period.period]
+        elif labels := _listed(ctx.labels_in(start, m.start()), m.start(), len(inside), ctx):
+            for claim, label in zip(inside, labels, strict=True):
+                bindings[claim.id].entities = {label.key}
+
+
+_Listed = TypeVar("_Listed", Mention, LabelMention)
+
+
+def _listed(mentions: list[_Listed], end: int, count: int, ctx: AnswerContext) -> list[_Listed]:
+    """The last ``count`` mentions before ``end``, if they are written as a list ("2023 and
+    2024"), else none."""
+    listed = [x for x in mentions if x.end <= end][-count:]
+    if len(listed) != count:
+        return []
+    joints = [ctx.answer[a.end : b.start] for a, b in itertools.pairwise(listed)]
+    return listed if all(_LIST_JOINT.fullmatch(j) for j in joints) else []
 
 
 def _lead_in(ctx: AnswerContext, position: int) -> tuple[int, int] | None:
     """The line before the list or table holding ``position`` ("Group revenue by year:")."""
-    in_block = ctx.layout.cell_of(position) is not None or any(
-        i.start <= position < i.end for i in ctx.layout.items
-    )
-    if not in_block:
-        return None
-    line = ctx.layout.line_of(position)
-    lines = ctx.layout.lines
-    index = lines.index(line) if line in lines else 0
-    while index > 0:
-        index -= 1
-        start, end = lines[index]
-        text = ctx.answer[start:end].lstrip()
-        if not (text.startswith(("|", "-", "*", "•")) or re.match(r"\d{1,2}[.)]\s", text)):
-            return start, end
-    return None
+    in_block = ctx.layout.cell_of(position) is not None or ctx.layout.item_of(position) is not None
+    return ctx.layout.lead_in(position) if in_block else None
 
 
 def _item_names(ctx: AnswerContext, position: int) -> tuple[set[str], list[Period]] | None:
     """A list item naming one entity (or one period) is about it throughout."""
-    item = next((i for i in ctx.layout.items if i.start <= position < i.end), None)
+    item = ctx.layout.item_of(position)
     if item is None:
         return None
     entities = {m.key for m in ctx.labels_in(item.start, item.end)}

@@ -120,7 +120,8 @@ def fits(claim: Claim, binding: Binding, facts: Sequence[Fact], unit: Unit | Non
     rows = [f for f in out if f.entity == "named" and f.fact.labels]
     most = max((f.matched for f in rows), default=0)
     # "Ironclad Academy: Enterprise X1, 186 seats": the rows naming most of the entities
-    return [f for f in out if f not in rows or f.matched == most]
+    fewer = {id(f) for f in rows if f.matched != most}
+    return [f for f in out if id(f) not in fewer]
 
 
 def best(found: Sequence[Fit]) -> list[Fit]:

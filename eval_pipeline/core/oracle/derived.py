@@ -126,6 +126,30 @@ class Deriver:
         self.facts = list(facts)
         self.ctx = ctx
         self.series = by_series(facts)
+        self._index = {id(f): i for i, f in enumerate(self.facts)}
+        self._in_series = {
+            id(f): i for members in self.series.values() for i, f in enumerate(members)
+        }
+        self._totals = {k: sum(f.value for f in members) for k, members in self.series.items()}
+        self._rows: dict[tuple[frozenset[str], frozenset[str]], list[Fact]] = {}
+        """The facts of each (labels, scope): one row's, or one entity's."""
+        self._whole_candidates: dict[object, list[Fact]] = {}
+        """The facts that may be a whole of another, by row, by (periods, row), by periods."""
+        self._labelled: dict[frozenset[str], list[Fact]] = {}
+        """The facts of each row label set."""
+        for fact in self.facts:
+            self._rows.setdefault((fact.labels, fact.scope), []).append(fact)
+            self._labelled.setdefault(fact.labels, []).append(fact)
+            periods = frozenset(fact.periods)
+            keys: list[object] = [
+                (id(fact.source), fact.position),
+                (periods, fact.labels, fact.scope),
+            ]
+            if not fact.labels:
+                keys.append(periods)
+            for k in keys:
+                self._whole_candidates.setdefault(k, []).append(fact)
+        self._wholes: dict[int, list[Fact]] = {}
 
     def _first_of_each_series(
         self, usable: Callable[[Fact], bool]
@@ -165,6 +189,54 @@ class Deriver:
             None,
         )
         return entity, period
+
+    def _told_apart(
+        self, entities: Sequence[str], periods: Sequence[Period]
+    ) -> list[
+        tuple[Fact, Fact, tuple[str | None, Period | None], tuple[str | None, Period | None]]
+    ]:
+        """The pairs of facts (in fact order) that the named entities or periods may tell
+        apart: both for a named entity or period, or one for a named entity beside an overall
+        figure. Any other pair gives no difference, so only these are read (a reference of
+        thousands of rows makes millions of pairs)."""
+        tags = [self._for(f, entities, periods) for f in self.facts]
+        named = [i for i, (e, p) in enumerate(tags) if e is not None or p is not None]
+        for_entity = [i for i in named if tags[i][0] is not None]
+        overall = [
+            i
+            for i, f in enumerate(self.facts)
+            if not f.labels and not f.scope and tags[i] == (None, None)
+        ]
+        pairs = set(itertools.combinations(named, 2))
+        pairs |= {(min(i, j), max(i, j)) for i in for_entity for j in overall}
+        return [(self.facts[i], self.facts[j], tags[i], tags[j]) for i, j in sorted(pairs)]
+
+    def _wholes_of(self, part: Fact) -> list[Fact]:
+        """The facts that can be what ``part`` is a share of (in fact order), found once."""
+        if id(part) not in self._wholes:
+            periods = frozenset(part.periods)
+            keys: list[object] = [
+                (id(part.source), part.position),
+                (periods, part.labels, part.scope),
+            ]
+            keys.append(periods)
+            seen = {id(f): f for k in keys for f in self._whole_candidates.get(k, ())}
+            self._wholes[id(part)] = [
+                other
+                for other in sorted(seen.values(), key=lambda f: self._index[id(f)])
+                if other is not part
+                and other.series != part.series
+                and _amount(other)
+                and _same_family(other, part)
+                and other.value >= part.value
+                and _is_whole_of(part, other)
+            ]
+        return self._wholes[id(part)]
+
+    def _first(self, part: Fact, series: tuple[Fact, ...]) -> tuple[Fact, ...]:
+        """``series`` with ``part`` moved to the front."""
+        i = self._in_series[id(part)]
+        return (part, *series[:i], *series[i + 1 :])
 
     # ------------------------------------------------------------------ derivations
 
@@ -221,25 +293,15 @@ class Deriver:
             series = self.series[part.series]
             one_period = found.pinned and part.row_period is not None and bool(binding.periods)
             if len(series) >= 2 and not one_period:  # a week's share is not of every week
-                wholes.append((sum(f.value for f in series), tuple(series), "column total"))
-            for other in self.facts:
-                if other is part or other.series == part.series or not _amount(other):
-                    continue
-                if not _same_family(other, part) or other.value < part.value:
-                    continue
-                if _is_whole_of(part, other):
-                    wholes.append((other.value, (other,), "whole"))
+                wholes.append((self._totals[part.series], tuple(series), "column total"))
+            wholes += [(other.value, (other,), "whole") for other in self._wholes_of(part)]
             # "153 appointments, 14 no-shows (one in 12)": the whole the sentence names
             named = [w for w in wholes if len(w[1]) == 1 and w[1][0].own_meaning & sentence]
             for total, used, how in wholes:
                 if total <= 0:
                     continue
                 share = part.value / total
-                facts = (
-                    (part, *used)
-                    if how != "column total"
-                    else (part, *[f for f in used if f is not part])
-                )
+                facts = (part, *used) if how != "column total" else self._first(part, used)
                 chosen = len(wholes) == 1 or (len(named) == 1 and used == named[0][1])
                 out.append(Derived(share, "fraction", facts, f"share ({how})", pinned and chosen))
                 if complement:
@@ -274,11 +336,9 @@ class Deriver:
         none of these tells, the pair is unordered and only its magnitude can be checked."""
         entities, periods = self._named(binding)
         found: list[tuple[Fact, Fact, bool, bool]] = []
-        for a, b in itertools.combinations(self.facts, 2):
+        for a, b, (ea, pa), (eb, pb) in self._told_apart(entities, periods):
             if not _same_metric(a, b):
                 continue
-            ea, pa = self._for(a, entities, periods)
-            eb, pb = self._for(b, entities, periods)
             same_period = a.periods == b.periods or (pa == pb and pa is not None)
             overall_b = not b.labels and not b.scope
             overall_a = not a.labels and not a.scope
@@ -311,8 +371,8 @@ class Deriver:
             if not own:
                 continue
             earlier = []
-            for other in self.facts:
-                if other is fact or not _same_metric(fact, other) or other.labels != fact.labels:
+            for other in self._labelled[fact.labels]:
+                if other is fact or not _same_metric(fact, other):
                     continue
                 before = [
                     op for op in other.periods if op.grain == own[0].grain and _later(own[0], op)
@@ -455,7 +515,7 @@ class Deriver:
             fa = fit(claim, binding, a)
             if fa is None:
                 continue
-            for b in self.facts:
+            for b in self._rows[(a.labels, a.scope)]:
                 if (
                     b is a
                     or b.unit != "count"
@@ -463,8 +523,7 @@ class Deriver:
                     or (family(a.unit) == "count" and a.series == b.series)
                 ):
                     continue
-                fb = fit(claim, binding, b)
-                if fb is None or (a.labels != b.labels) or (a.scope != b.scope):
+                if fit(claim, binding, b) is None:
                     continue
                 out.append(Derived(a.value / b.value, a.unit, (a, b), "amount per item", False))
         return out

@@ -11,6 +11,7 @@ clinic and that year. Ids and years in a table are labels, not facts.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -72,6 +73,7 @@ _SUFFIXES = (
 )
 
 
+@functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude stem, so "collected", "collection" and "collections" meet."""
     if word.endswith("ies") and len(word) > 4:
@@ -105,7 +107,7 @@ class Fact:
     position: int
     source: ReferenceValue = field(compare=False, hash=False)
 
-    @property
+    @functools.cached_property
     def scope(self) -> frozenset[str]:
         return frozenset(key(label) for label in scope_labels(self.source))
 

@@ -8,11 +8,13 @@ kind ends with ("Clinic").
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from eval_pipeline.core.claims.layout import Covered
 from eval_pipeline.core.oracle.facts import key
 
 _GENERIC_LAST_WORDS = frozenset({"rate", "ratio", "share", "level", "percentage", "count"})
@@ -83,6 +85,7 @@ class LabelMention:
     key: str
 
 
+@functools.lru_cache(maxsize=4096)
 def _pattern(form: str, exact_case: bool) -> re.Pattern[str]:
     body = r"[\s-]+".join(re.escape(part) for part in form.split())
     body = body.replace(r"\.", r"\.?")
@@ -98,7 +101,9 @@ def label_mentions(text: str, forms: dict[str, Form]) -> list[LabelMention]:
         for m in _pattern(form, named.exact_case).finditer(text):
             found.append((m.start(), m.end(), named.key))
     taken: list[LabelMention] = []
+    covered = Covered(len(text))
     for start, end, label_key in sorted(found, key=lambda f: (f[0] - f[1], f[0])):
-        if all(end <= t.start or start >= t.end for t in taken):
+        if not covered.overlaps((start, end)):
             taken.append(LabelMention(start, end, label_key))
+            covered.add((start, end))
     return sorted(taken, key=lambda m: m.start)

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from eval_pipeline.core.claims.layout import Covered
 from eval_pipeline.core.claims.ranking_phrases import ORDINALS
 
 Grain = str  # "year", "half", "quarter", "month", "day"
@@ -238,9 +239,10 @@ class Mention:
 def period_mentions(text: str) -> list[Mention]:
     """Non-overlapping period mentions, the most specific first."""
     found: list[Mention] = []
+    covered = Covered(len(text))
     for kind, pattern in _MENTIONS:
         for m in pattern.finditer(text):
-            if any(m.start() < x.end and x.start < m.end() for x in found):
+            if covered.overlaps(m.span()):
                 continue
             period = _period_of(kind, m)
             if period is None:
@@ -254,6 +256,7 @@ def period_mentions(text: str) -> list[Mention]:
             if kind == "month" and m.group()[:1].islower():
                 continue  # "march", "may" as words
             found.append(Mention(m.start(), m.end(), period))
+            covered.add(m.span())
     return sorted(found, key=lambda x: x.start)
 
 

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from eval_pipeline.core.claims.layout import MAX_SENTENCE
 from eval_pipeline.core.claims.ranking_phrases import SUPERLATIVE
 from eval_pipeline.core.models import Claim, Evidence, Verdict
 from eval_pipeline.core.oracle.binding import AnswerContext
@@ -148,6 +149,7 @@ _HINTS: dict[str, frozenset[str]] = {
     "ratio": frozenset({"ratio", "times"}),
     "number": _SCORE_WORDS,
 }
+_CLAUSE_END = re.compile(r"[.;!?,]|\s[—–]\s|\b(?:but|while|whereas)\b")
 _RELATIVE = re.compile(
     r"\b(?i:of|among)\s+(?:the|these|those|all)\s+(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
 )
@@ -275,14 +277,14 @@ def verify_ranking(
     if not candidates:
         return _outside_a_cut(claim, entity, every, unverifiable)
     named = entity or ""
-    clause_end = re.search(r"[.;!?,]|\s[—–]\s|\b(?:but|while|whereas)\b", ctx.answer[end:])
-    stretch = ctx.answer[start : end + (clause_end.start() if clause_end else 0)]
+    clause_end = _CLAUSE_END.search(ctx.answer, end, end + MAX_SENTENCE)
+    stretch = ctx.answer[start : clause_end.start() if clause_end else end]
     stretch = re.sub(
         r"(?i)\b(?:per|each|a)\s+\w+(?:\s+\w+)?", " ", stretch
     )  # "labour per repair order"
     if claim.bound == "at_most":  # a member of a listed top N: the whole statement names it
         stretch = ctx.answer[slice(*ctx.layout.sentence_of(start))]
-    label_words = {w for m in ctx.labels for w in tokens(ctx.answer[m.start : m.end])}
+    label_words = ctx.label_words
     words = {w for w in tokens(stretch) if not w.isdigit()}
     words -= set(tokens(named)) | set(tokens(claim.entity or "")) | label_words
 
@@ -319,7 +321,7 @@ def verify_ranking(
     members = list(series.facts)
     relative = _RELATIVE.search(ctx.answer[start : end + 20])
     if relative:
-        listed = {m.key for m in ctx.labels}
+        listed = ctx.label_keys
         members = [f for f in members if f.labels & listed or f.scope & listed]
         if len(members) < 2:
             return _with(unverifiable, "the entities it is ranked among are not all named")

@@ -10,10 +10,12 @@ accusing a right answer is worse than leaving a claim unchecked.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from eval_pipeline.core.claims.extract import POLAR_WORDS
+from eval_pipeline.core.claims.layout import search_before
 from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceValue, Unit, Verdict
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
 from eval_pipeline.core.oracle.candidates import Fit, best, claim_unit, fits, scales
@@ -38,6 +40,9 @@ from eval_pipeline.core.oracle.tolerance import (
 from eval_pipeline.core.oracle.units import RATES, family, less_is_better, scale
 
 _MAX_EVIDENCE = 12
+MAX_VERIFIED_CLAIMS = 5000
+"""Claims checked per answer: a long report states a few hundred figures; past this many the
+answer is a dump, and the rest are unverifiable (with the reason) rather than slow."""
 _SHARE_CUE = re.compile(
     r"%\s+(?i:of)\b|\b(?i:share|accounted|accounts|accounting|made\s+up|makes\s+up|make\s+up|"
     r"proportion|portion|represent\w*)\b"
@@ -59,6 +64,12 @@ _GAP = re.compile(r"\b(?i:gap|difference|apart|spread|separat\w*|margin)\b")
 _REMAINDER = re.compile(
     r"\b(?i:un\w+(?:ed|paid)|outstanding|remaining|remainder|balance|left\s+over|leftover)\b"
 )
+_NOUN_AFTER = re.compile(r"\s+([A-Za-z][\w-]*)")
+_ENDS_AFTER = re.compile(r"\s*(?:[.;)]|$)")
+_PLURAL_BEFORE = re.compile(r"([A-Za-z][\w-]*s),\s*$")
+_OUT_OF = re.compile(r"\s+(?i:out\s+of)\s+\d")
+_ARTICLE_BEFORE = re.compile(r"\b(?i:a|an)\s+$")
+_WORD_AFTER = re.compile(r"\s*([a-z][a-z-]+)")
 _STATISTIC = re.compile(r"\b(?i:median|maximum|minimum|percentile|p\d{2}|mode)\b")
 _NOT_NOUNS = frozenset(
     (
@@ -100,10 +111,11 @@ def _of_its_magnitude(claim: Claim, unit: Unit | None, fits: list[Fit]) -> list[
     """Of facts that fit equally well, the one of the claim's magnitude when every other is of
     another (within 1.5 times against beyond 3 times): a wrong figure is near the right one."""
     near = [f for f in fits if _magnitude_ratio(claim, unit, f) <= 1.5]
+    close = {id(f) for f in near}
     if (
         near
         and len({round(f.fact.value, 9) for f in near}) == 1
-        and all(_magnitude_ratio(claim, unit, f) >= 3 for f in fits if f not in near)
+        and all(_magnitude_ratio(claim, unit, f) >= 3 for f in fits if id(f) not in close)
     ):
         return near
     return fits
@@ -140,9 +152,9 @@ def head_noun(answer: str, claim: Claim) -> str | None:
     which must be what the fact counts before a wrong count can be held against it."""
     if claim.unit != "count":
         return None
-    m = re.match(r"\s+([A-Za-z][\w-]*)", answer[claim.span[1] :])
-    if m is None and re.match(r"\s*(?:[.;)]|$)", answer[claim.span[1] :]):
-        m = re.search(r"([A-Za-z][\w-]*s),\s*$", answer[: claim.span[0]])
+    m = _NOUN_AFTER.match(answer, claim.span[1])
+    if m is None and _ENDS_AFTER.match(answer, claim.span[1]):
+        m = search_before(_PLURAL_BEFORE, answer, claim.span[0], 60)
     if m is None or m.group(1).lower() in _NOT_NOUNS:
         return None
     found = tokens(m.group(1).replace("-", " "))
@@ -256,8 +268,14 @@ class _Verifier:
         ctx: AnswerContext,
         usable: list[ReferenceValue],
         rule: ToleranceRule,
+        claims: Sequence[Claim],
     ) -> None:
         self.facts = facts
+        self.claims = claims
+        self._numeric_families = Counter(family(c.unit) for c in claims if c.kind == "numeric")
+        """How many numeric claims the answer states in each unit family."""
+        self._stating: dict[int, set[str]] = {}
+        """id(fact) → ids of the claims that state its value."""
         self.ctx = ctx
         self.usable = usable
         self.rule = rule
@@ -281,10 +299,10 @@ class _Verifier:
         agreeing = [f.fact for f in direct if check.level(f.fact) and f.entity != "row"]
         if agreeing:
             return agreeing[0]
-        target, _ = self._target(claim, binding, direct, ())
+        target, _ = self._target(claim, binding, direct, among_others=False)
         return target[0].fact if target else None
 
-    def numeric(self, claim: Claim, binding: Binding, others: Sequence[Claim]) -> Verdict:
+    def numeric(self, claim: Claim, binding: Binding) -> Verdict:
         unit = claim_unit(claim, binding)
         near = self.ctx.answer[max(0, claim.span[0] - 30) : claim.span[1] + 15]
         check = _Check(claim, unit, self.rule, polar=bool(POLAR_WORDS.search(near)))
@@ -316,7 +334,7 @@ class _Verifier:
         why = self._not_its_level(claim, binding)
         target = None
         if not why:
-            target, why = self._target(claim, binding, direct, others)
+            target, why = self._target(claim, binding, direct, among_others=True)
         if target is not None:
             shown = ", ".join(_describe(f) for f in target[:_MAX_EVIDENCE])
             who = ", ".join(sorted(binding.entities)) or "the case"
@@ -354,11 +372,11 @@ class _Verifier:
         clause_before = self.ctx.answer[binding.clause[0] : claim.span[0]]
         if _ELSEWHERE.search(clause_before):
             return "a figure for outside the references ('industry', 'usually', 'typically')"
-        after = self.ctx.answer[claim.span[1] :]
-        if claim.per is None and not self._scores and re.match(r"\s+(?i:out\s+of)\s+\d", after):
+        answer, end = self.ctx.answer, claim.span[1]
+        if claim.per is None and not self._scores and _OUT_OF.match(answer, end):
             return "a score on a scale, which no reference value states"
-        article = re.search(r"\b(?i:a|an)\s+$", self.ctx.answer[: claim.span[0]])
-        noun = re.match(r"\s*([a-z][a-z-]+)", after) if claim.unit == "percent" else None
+        article = search_before(_ARTICLE_BEFORE, answer, claim.span[0], 30)
+        noun = _WORD_AFTER.match(answer, end) if claim.unit == "percent" else None
         if (
             article
             and noun
@@ -445,7 +463,7 @@ class _Verifier:
             abs(f.value) for f in found.facts
         ):
             return False  # a figure no larger than one of the parts is not their total
-        if _OF_ANOTHER.match(text[claim.span[1] :]):
+        if _OF_ANOTHER.match(text, claim.span[1]):
             return False  # "60% of Dr. Okafor's referrals", "40% of those no-shows"
         if found.how == "relative change":
             return unit in ("percent", "fraction") and found.facts[0].unit not in RATES
@@ -456,7 +474,7 @@ class _Verifier:
         return True
 
     def _target(
-        self, claim: Claim, binding: Binding, direct: list[Fit], others: Sequence[Claim]
+        self, claim: Claim, binding: Binding, direct: list[Fit], *, among_others: bool
     ) -> tuple[list[Fit] | None, str]:
         """The facts a wrong claim is about, when pinned — a named entity or period picks them,
         or the case has one comparable figure that no other claim states — else why not."""
@@ -483,13 +501,13 @@ class _Verifier:
         noun = head_noun(self.ctx.answer, claim)
         own = first.fact.meaning | tokens(" ".join([*first.fact.names, *first.fact.scope]))
         unit = claim_unit(claim, binding)
-        alike = [o for o in others if o.kind == "numeric" and family(o.unit) == family(unit)]
+        alike = self._numeric_families[family(unit)] if among_others else 0
         if (
             noun is not None
             and noun not in own
             and (
                 any(noun in f.meaning for f in self.facts)
-                or (len(alike) > 1 and not binding.meaning & first.fact.own_meaning)
+                or (alike > 1 and not binding.meaning & first.fact.own_meaning)
             )
         ):
             return None, f"it counts {noun}s, which {first.fact.describe()} does not"
@@ -511,14 +529,14 @@ class _Verifier:
         if first.entity == "named" and (first.pinned or not first.fact.labels):
             return top, ""
         if first.entity == "unnamed":
-            if _is_weak(claim) and len(alike) > 1:
+            if _is_weak(claim) and alike > 1:
                 return None, "a small number in words beside another figure of its kind"
-            if len(alike) > 1 and not binding.context & first.fact.meaning:
+            if alike > 1 and not binding.context & first.fact.meaning:
                 return None, "several figures of its kind, and its words name none of them"
             unnamed = [f for f in direct if f.entity == "unnamed"]
             named_by_words = first.score > 0 and len({f.fact.series for f in top}) == 1
             if named_by_words or len(unnamed) == 1:
-                if self._stated_elsewhere(claim, first.fact, others):
+                if among_others and self._stated_elsewhere(claim, first.fact):
                     return None, "the comparable reference value is stated by another claim"
                 return top, ""
             return None, "it names no label or period to pick one of several reference values"
@@ -526,21 +544,25 @@ class _Verifier:
             return None, "it names no row of the reference's table"
         return None, "it names a label the only comparable figure is not for"
 
-    def _stated_elsewhere(self, claim: Claim, fact: Fact, others: Sequence[Claim]) -> bool:
-        return any(
-            _Check(other, other.unit, self.rule).level(fact)
-            for other in others
-            if other.id != claim.id and other.value is not None and other.kind == "numeric"
-        )
+    def _stated_elsewhere(self, claim: Claim, fact: Fact) -> bool:
+        """Does another claim of the answer state this fact's value? Computed once per fact."""
+        if id(fact) not in self._stating:
+            self._stating[id(fact)] = {
+                other.id
+                for other in self.claims
+                if other.value is not None
+                and other.kind == "numeric"
+                and _Check(other, other.unit, self.rule).level(fact)
+            }
+        return bool(self._stating[id(fact)] - {claim.id})
 
 
 def _inside_a_name(claim: Claim, ctx: AnswerContext) -> str:
     """The reference label a claim's number is written inside ("Business 360", "6600 Route 66"):
     the extractor cannot know every name, the references do."""
-    for mention in ctx.labels:
-        inside = mention.start <= claim.span[0] and claim.span[1] <= mention.end
-        if inside and claim.kind in ("numeric", "comparison"):
-            return ctx.answer[mention.start : mention.end]
+    mention = ctx.label_around(*claim.span)
+    if mention is not None and claim.kind in ("numeric", "comparison"):
+        return ctx.answer[mention.start : mention.end]
     return ""
 
 
@@ -551,21 +573,24 @@ def verify_claims(
     answer: str,
     question: str = "",
     rule: ToleranceRule = DEFAULT_RULE,
+    max_claims: int = MAX_VERIFIED_CLAIMS,
 ) -> list[Verdict]:
-    """One verdict per claim of the contract, in order; no claim is dropped."""
+    """One verdict per claim of the contract, in order; no claim is dropped. Claims past the
+    first ``max_claims`` are unverifiable, so the time an answer takes is bounded."""
     usable = [rv for rv in references if rv.error is None]
     facts = all_facts(usable)
     labels = {name for f in facts for name in f.names}
     labels |= {label for rv in usable for label in scope_labels(rv)}
     ctx = AnswerContext(answer, question, label_forms(labels))
-    bindings = bind(contract.claims, ctx)
-    verifier = _Verifier(facts, ctx, usable, rule)
-    for claim in contract.claims:
+    claims, unchecked = contract.claims[:max_claims], contract.claims[max_claims:]
+    bindings = bind(claims, ctx)
+    verifier = _Verifier(facts, ctx, usable, rule, claims)
+    for claim in claims:
         stated = verifier.anchor(claim, bindings[claim.id]) if facts else None
         if stated is not None:
             verifier.anchors.setdefault(id(stated), []).append(claim.span[0])
     verdicts = []
-    for claim in contract.claims:
+    for claim in claims:
         name = _inside_a_name(claim, ctx)
         if name:
             verdicts.append(_unverifiable(claim, f"part of the name {name!r}, not a claim", usable))
@@ -577,5 +602,9 @@ def verify_claims(
         elif claim.value is None or claim.kind not in ("numeric", "comparison"):
             verdicts.append(_unverifiable(claim, "not a numeric claim", usable))
         else:
-            verdicts.append(verifier.numeric(claim, bindings[claim.id], contract.claims))
+            verdicts.append(verifier.numeric(claim, bindings[claim.id]))
+    total = len(contract.claims)
+    reason = f"not checked: the answer states {total:,} claims, the oracle checks the first "
+    reason += f"{max_claims:,}"
+    verdicts += [Verdict(claim_id=c.id, verdict="unverifiable", reason=reason) for c in unchecked]
     return verdicts
