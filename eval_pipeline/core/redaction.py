@@ -32,6 +32,7 @@ PIECE_CHARS = 8
 _GRAM = 5  # every 8-character window of a secret holds one of its 5-grams starting at i % 4 == 0
 _STRIDE = PIECE_CHARS - _GRAM + 1
 _WORD_PIECE_MAX = 12  # a piece shorter than this that reads as a word is not a leak
+_SHORT = 512  # texts up to this long are first tested with one regular expression
 
 MARKER = re.compile(r"\[redacted:([a-z0-9_]+)\]")
 _NOT_MARKER = r"(?!\[redacted:)"
@@ -97,7 +98,18 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str], int, tuple[str, ...]], ...] = (
             + r"((?=[^\s\"',;&]*[\d!#$%^*()_+=.~-])[^\s\"',;&]{6,})"
         ),
         1,
-        ("pass", "pwd", "secret", "key", "token"),
+        (
+            "passw",
+            "pwd",
+            "secret",
+            "api_key",
+            "api-key",
+            "apikey",
+            "access",
+            "auth_token",
+            "auth-token",
+            "authtoken",
+        ),
     ),
 )
 
@@ -106,6 +118,20 @@ def _spellings(value: str) -> list[str]:
     """How a secret may appear in text: as is, in a URL, inside a JSON string."""
     forms = {value, quote(value, safe=""), quote_plus(value), json.dumps(value)[1:-1]}
     return sorted((f for f in forms if len(f) >= MIN_SECRET_CHARS), key=len, reverse=True)
+
+
+def _grams(value: str) -> list[str]:
+    return [value[i : i + _GRAM] for i in range(0, max(1, len(value) - _GRAM + 1), _STRIDE)]
+
+
+def _trigger(values: list[str]) -> re.Pattern[str]:
+    """Matches every text that could hold something to redact (and more): a 5-gram of a known
+    value or spelling, or a hint of a credential shape. Most stored strings are short labels,
+    numbers and sentences for which this one search is all redaction costs."""
+    hints = {hint for *_, hints in _PATTERNS for hint in hints}
+    grams = {gram for value in values for gram in _grams(value)}
+    alternatives = sorted(hints | {gram.lower() for gram in grams}, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, alternatives)))  # searched in lower-cased text
 
 
 def _word_like(piece: str) -> bool:
@@ -165,6 +191,7 @@ class Redactor:
         self._lock = threading.Lock()
         self._known: tuple[tuple[str, str], ...] = ()
         self._values: tuple[tuple[str, str], ...] = ()
+        self._trigger = _trigger([])
         for name, value in (secrets or {}).items():
             self.add(name, value)
 
@@ -184,6 +211,7 @@ class Redactor:
             self._values = (*self._values, (name, value))
             known = [*self._known, *((name, s) for s in _spellings(value))]
             self._known = tuple(sorted(known, key=lambda item: len(item[1]), reverse=True))
+            self._trigger = _trigger([s for _, s in self._known])
 
     @property
     def names(self) -> list[str]:
@@ -191,6 +219,8 @@ class Redactor:
 
     def text(self, text: str) -> str:
         if len(text) < MIN_SECRET_CHARS:
+            return text
+        if len(text) <= _SHORT and self._trigger.search(text.lower()) is None:
             return text
         for name, spelling in self._known:
             if spelling in text:
@@ -209,20 +239,36 @@ class Redactor:
                 text = pattern.sub(_substitute(name, group), text)
         return text
 
+    def may_hold(self, text: str) -> bool:
+        """Whether ``text`` could hold anything to redact (False: certainly nothing)."""
+        return self._trigger.search(text.lower()) is not None
+
     def value(self, data: Any) -> Any:
-        """JSON-like ``data`` with every string (and mapping key) redacted; the rest unchanged."""
+        """JSON-like ``data`` with every string (and mapping key) redacted; the rest unchanged.
+
+        Most records hold nothing to redact: one search over their JSON text says so, and only
+        the others are walked string by string."""
+        if isinstance(data, str):
+            return self.text(data)
+        if not self.may_hold(json.dumps(data, default=str, ensure_ascii=False)):
+            return data
+        return self._walk(data)
+
+    def _walk(self, data: Any) -> Any:
         if isinstance(data, str):
             return self.text(data)
         if isinstance(data, Mapping):
-            return {self.value(k): self.value(v) for k, v in data.items()}
+            return {self._walk(k): self._walk(v) for k, v in data.items()}
         if isinstance(data, list | tuple):
-            return type(data)(self.value(item) for item in data)
+            return type(data)(self._walk(item) for item in data)
         return data
 
     def model(self, record: M) -> M:
         """``record`` with every string redacted; the same object when nothing was found."""
+        if not self.may_hold(record.model_dump_json()):
+            return record
         dumped = record.model_dump(mode="json")
-        redacted = self.value(dumped)
+        redacted = self._walk(dumped)
         return record if redacted == dumped else type(record).model_validate(redacted)
 
     def excerpt(self, text: str, limit: int) -> str:

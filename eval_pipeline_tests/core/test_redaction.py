@@ -146,3 +146,14 @@ def test_models_and_json_values_are_redacted_keys_included(redactor: Redactor) -
     assert redactor.value({SECRET: [TOKEN, 1.5, None]}) == {
         "[redacted:chatbot_password]": ["[redacted:chatbot_token]", 1.5, None]
     }
+
+
+def test_the_quick_test_over_a_whole_record_misses_no_piece(redactor: Redactor) -> None:
+    """``value`` first searches the record's JSON once; every 8-character piece still trips it."""
+    for start in range(len(SECRET) - PIECE_CHARS + 1):
+        piece = SECRET[start : start + PIECE_CHARS]
+        record = {"errors": [f"HTTP 400: …{piece}"], "n": 1}
+        assert redactor.may_hold(json.dumps(record))
+        assert leaks(json.dumps(redactor.value(record)), SECRET) == [], piece
+    clean = {"answer": "Revenue was $1.2M.", "tokens_per_s": 3.5, "passed": True}
+    assert not redactor.may_hold(json.dumps(clean)) and redactor.value(clean) is clean
