@@ -26,6 +26,7 @@ from eval_pipeline.core.analysis.calibration import demotions, judge_version
 from eval_pipeline.core.dimensions.judges import prompt_versions
 from eval_pipeline.core.dimensions.rubric_judge import load_rubric_prompt
 from eval_pipeline.core.inputs import load_bkg, load_golden
+from eval_pipeline.core.limits import ReferenceLimits
 from eval_pipeline.core.lineage.fingerprints import StageFingerprints
 from eval_pipeline.core.lineage.staleness import table_fingerprints
 from eval_pipeline.core.llm.client import CostLedger, JudgeClient
@@ -90,17 +91,22 @@ def _stamp(path: Path) -> str | None:
 
 
 @lru_cache(maxsize=4)
-def _bkg(path: Path, stamp: str | None) -> BKG:
+def _bkg(path: Path, stamp: str | None, limits: ReferenceLimits) -> BKG:
     """Validated once per file version and process: an evaluation builds several environments
     (the launcher's, one per Dagster run), and validating a large golden set takes a second."""
-    return load_bkg(path)
+    return load_bkg(path, limits=limits)
 
 
 @lru_cache(maxsize=4)
 def _cases(
-    path: Path, stamp: str | None, bkg_path: Path, bkg_stamp: str | None, max_field_chars: int
+    path: Path,
+    stamp: str | None,
+    bkg_path: Path,
+    bkg_stamp: str | None,
+    limits: ReferenceLimits,
+    max_field_chars: int,
 ) -> tuple[GoldenCase, ...]:
-    bkg = _bkg(bkg_path, bkg_stamp)
+    bkg = _bkg(bkg_path, bkg_stamp, limits)
     return tuple(load_golden(path, bkg, max_field_chars=max_field_chars))
 
 
@@ -115,7 +121,7 @@ class Environment:
     @cached_property
     def bkg(self) -> BKG:
         path = self.settings.bkg_path
-        return _bkg(path, _stamp(path))
+        return _bkg(path, _stamp(path), self.settings.reference_limits)
 
     @cached_property
     def cases(self) -> dict[str, GoldenCase]:
@@ -125,6 +131,7 @@ class Environment:
             _stamp(s.golden_path),
             s.bkg_path,
             _stamp(s.bkg_path),
+            s.reference_limits,
             s.golden_max_field_chars,
         )
         return {c.id: c for c in golden}
@@ -147,7 +154,7 @@ class Environment:
 
     @cached_property
     def runtime(self) -> BKGRuntime:
-        return BKGRuntime(self.bkg)
+        return BKGRuntime(self.bkg, self.settings.reference_limits)
 
     @property
     def db(self) -> Database:

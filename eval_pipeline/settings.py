@@ -16,7 +16,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from eval_pipeline.core.dimensions.latency import LatencySLA
-from eval_pipeline.core.limits import MAX_ANSWER_BYTES, MAX_GOLDEN_FIELD_CHARS
+from eval_pipeline.core.limits import MAX_ANSWER_BYTES, MAX_GOLDEN_FIELD_CHARS, ReferenceLimits
 from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.problems import InputError, Problem
 
@@ -66,6 +66,18 @@ class Settings(BaseSettings):
         default=None,
         description="A rubric file (YAML or JSON) whose dimensions every case is scored on, "
         "unless the case names its own.",
+    )
+    reference_timeout_s: float = Field(
+        default=ReferenceLimits.timeout_s,
+        gt=0,
+        description="Wall-clock limit of one reference's BKG function or SQL, and of each BKG "
+        "function's module code as it loads; past it the reference is in error and the run "
+        "goes on (the process running it is stopped).",
+    )
+    reference_max_rows: int = Field(
+        default=ReferenceLimits.max_rows,
+        ge=1,
+        description="Most rows (or mapping entries) a reference's result may have.",
     )
     golden_max_field_chars: int = Field(
         default=MAX_GOLDEN_FIELD_CHARS,
@@ -250,6 +262,10 @@ class Settings(BaseSettings):
         from eval_pipeline.core.oracle.tolerance import ToleranceRule
 
         return ToleranceRule(hedge_units=self.hedge_units, hedge_cap=self.hedge_cap)
+
+    @property
+    def reference_limits(self) -> ReferenceLimits:
+        return ReferenceLimits(timeout_s=self.reference_timeout_s, max_rows=self.reference_max_rows)
 
     @property
     def latency_sla(self) -> LatencySLA:

@@ -52,6 +52,14 @@ def _print_summary(summary: dict[str, Any]) -> None:
     print(f"report: {summary['report_path']}")
 
 
+def start_reference_process() -> None:
+    """BKG code runs in a child process whose imports take a second or two: started before this
+    process imports what the command needs, the two import side by side."""
+    from eval_pipeline.core.warehouse.bkg_process import default_bkg_process
+
+    default_bkg_process().start()
+
+
 def gate_exit_code(summary: dict[str, Any], min_pass_rate: float | None) -> int:
     """1 when the run fails its gate: any failed or errored case, or a pass rate below the bar."""
     if min_pass_rate is None:
@@ -62,6 +70,7 @@ def gate_exit_code(summary: dict[str, Any], min_pass_rate: float | None) -> int:
 def _evaluate(
     run_key: str, overrides: dict[str, str], args: argparse.Namespace, *, gate: bool
 ) -> int:
+    start_reference_process()
     from eval_pipeline.core.report.junit import junit_xml
     from eval_pipeline.runner.evaluate import evaluate, summary_path
 
@@ -131,15 +140,17 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    start_reference_process()
     from eval_pipeline.core.inputs import validate_inputs
 
-    settings = load_settings()
     problems = validate_inputs(
         Path(args.bkg or settings.bkg_path),
         Path(args.golden or settings.golden_path),
         args.database_url if args.database_url is not None else settings.warehouse_url,
         max_field_chars=settings.golden_max_field_chars,
         rubric_path=Path(args.rubric) if args.rubric else settings.rubric_path,
+        limits=settings.reference_limits,
     )
     if not problems and settings.llm is not None:
         from eval_pipeline.core.llm.client import JudgeClient

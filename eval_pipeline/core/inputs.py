@@ -23,7 +23,11 @@ import pydantic
 from sqlalchemy.engine import make_url
 from sqlglot import exp
 
-from eval_pipeline.core.limits import MAX_GOLDEN_FIELD_CHARS
+from eval_pipeline.core.limits import (
+    DEFAULT_REFERENCE_LIMITS,
+    MAX_GOLDEN_FIELD_CHARS,
+    ReferenceLimits,
+)
 from eval_pipeline.core.models import (
     BKG,
     FUNCTION_KINDS,
@@ -35,14 +39,13 @@ from eval_pipeline.core.models import (
     Table,
 )
 from eval_pipeline.core.problems import InputError, Problem
+from eval_pipeline.core.warehouse.bkg_process import Loaded, ReferenceFailure
 from eval_pipeline.core.warehouse.bkg_runtime import (
     BKGRuntime,
-    FunctionLoadError,
-    compile_function,
+    load_report,
     param_problems,
     param_value_problem,
     parse_select,
-    signature_problem,
 )
 from eval_pipeline.core.warehouse.db import Database, redact_url
 
@@ -275,7 +278,7 @@ def _raw_names(items: Any, key: str = "name") -> list[str]:
     return [i[key] for i in items if isinstance(i, dict) and isinstance(i.get(key), str)]
 
 
-def _check_bkg(path: Path) -> _BKGCheck:
+def _check_bkg(path: Path, limits: ReferenceLimits) -> _BKGCheck:
     file = str(path)
     problems: list[Problem] = []
     ok, raw = _read_json(path, problems)
@@ -307,7 +310,7 @@ def _check_bkg(path: Path) -> _BKGCheck:
     )
     check.problems += _table_problems(file, check.bkg.tables)
     check.problems += _relationship_problems(file, check)
-    check.problems += _function_problems(file, check)
+    check.problems += _function_problems(file, check, limits)
     if not check.problems:
         try:
             check.bkg = BKG.model_validate(raw)
@@ -376,8 +379,13 @@ def _top_level_defs(source: str) -> dict[str, str]:
     return {node.name: ast.dump(node) for node in tree.body if isinstance(node, defs)}
 
 
-def _function_problems(file: str, check: _BKGCheck) -> list[Problem]:
+def _function_problems(file: str, check: _BKGCheck, limits: ReferenceLimits) -> list[Problem]:
     out: list[Problem] = []
+    try:
+        report = load_report(check.bkg, limits)
+    except ReferenceFailure as exc:
+        report = {}
+        out.append(Problem(file, "", f"its functions cannot be loaded: {exc}"))
     defined_by: dict[str, tuple[str, str]] = {}
     for kind, attr in FUNCTION_KINDS.items():
         functions: list[Function] = getattr(check.bkg, attr)
@@ -400,14 +408,12 @@ def _function_problems(file: str, check: _BKGCheck) -> list[Problem]:
                 problem = None if spec.default is None else param_value_problem(spec, spec.default)
                 if problem:
                     out.append(Problem(file, f"{where}.params.{spec.name}.default", problem))
-            try:
-                target = compile_function(kind, fn, {"__name__": "bkg_functions"})
-            except FunctionLoadError as exc:
-                out.append(Problem(file, f"{where}.python_function", str(exc)))
+            loaded = report.get((kind, fn.name), Loaded())
+            if loaded.error:
+                out.append(Problem(file, f"{where}.python_function", loaded.error))
                 continue
-            problem = signature_problem(fn, target)
-            if problem:
-                out.append(Problem(file, f"{where}.python_function", problem))
+            if loaded.signature:
+                out.append(Problem(file, f"{where}.python_function", loaded.signature))
             for name, body in _top_level_defs(fn.python_function).items():
                 other = defined_by.setdefault(name, (where, body))
                 if other[0] != where and other[1] != body:
@@ -422,9 +428,10 @@ def _function_problems(file: str, check: _BKGCheck) -> list[Problem]:
     return out
 
 
-def load_bkg(path: Path) -> BKG:
-    """The validated BKG; InputError lists every problem found."""
-    check = _check_bkg(Path(path))
+def load_bkg(path: Path, *, limits: ReferenceLimits = DEFAULT_REFERENCE_LIMITS) -> BKG:
+    """The validated BKG (its functions loaded in the BKG process, each within the time limit);
+    InputError lists every problem found."""
+    check = _check_bkg(Path(path), limits)
     if check.problems:
         raise InputError(check.problems)
     return check.bkg
@@ -629,10 +636,12 @@ def reference_problems(
     database_url: str,
     *,
     skip: Callable[[str, Reference], bool] = lambda location, ref: False,
+    limits: ReferenceLimits = DEFAULT_REFERENCE_LIMITS,
 ) -> list[Problem]:
-    """Every reference run once on the database: one that raises or returns nothing would leave
-    its case's claims unchecked, so it is a problem of the inputs, found before a run."""
-    runtime = BKGRuntime(bkg)
+    """Every reference run once on the database: one that raises, returns nothing or runs past
+    the time limit would leave its case's claims unchecked, so it is a problem of the inputs,
+    found before a run."""
+    runtime = BKGRuntime(bkg, limits)
     out = []
     with Database(database_url) as db:
         for case in cases:
@@ -660,13 +669,14 @@ def validate_inputs(
     *,
     max_field_chars: int = MAX_GOLDEN_FIELD_CHARS,
     rubric_path: Path | None = None,
+    limits: ReferenceLimits = DEFAULT_REFERENCE_LIMITS,
 ) -> list[Problem]:
     """Every problem of the inputs; given a URL, also of the BKG against the live catalog and
     of every reference run once on the database. The rubrics (``rubric_path`` and the cases'
     own) are checked against the golden set's tags and intents and the BKG's functions."""
     from eval_pipeline.core.rubrics.load import check_rubric_set  # builds on this module
 
-    check = _check_bkg(Path(bkg_path))
+    check = _check_bkg(Path(bkg_path), limits)
     problems = list(check.problems)
     dialect = None
     db_problems: list[Problem] = []
@@ -688,6 +698,6 @@ def validate_inputs(
             return any(r.startswith(location) for r in reported) or function in broken
 
         problems += reference_problems(
-            str(golden_path), check.bkg, cases, database_url or "", skip=skip
+            str(golden_path), check.bkg, cases, database_url or "", skip=skip, limits=limits
         )
     return list(dict.fromkeys(problems))

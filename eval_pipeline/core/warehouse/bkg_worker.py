@@ -1,0 +1,134 @@
+"""The process BKG functions and reference SQL run in (see ``bkg_process``): ``python -m`` this.
+
+Requests and replies are pickles on stdin and stdout, between two processes of the same code,
+each tagged with its request's number; BKG code's own prints go to stderr. Every request runs on
+a thread of its own, so calls are as concurrent as in the caller and a call that never ends holds
+up only itself until the caller kills this process. Anything a BKG function raises — ``SystemExit``
+and ``KeyboardInterrupt`` included — is its reference's error, never this process's.
+
+    ("load", id, namespace, [(index, kind, Function), ...])
+        → ("loaded", id, index, load error or None, signature problem or None) per function,
+          then ("loaded", id, None, None, None)
+    ("call", id, namespace, kind, name, url, read_only, params, max_rows)
+    ("sql", id, url, read_only, sql, params, max_rows)
+        → ("ok", id, shape, value) or ("error", id, message)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import pickle
+import signal
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import IO, Any
+
+MAX_DATABASES = 8  # handles kept open, one per warehouse URL, least recently used closed first
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """Killed with the evaluating process even while a BKG function holds the interpreter."""
+    if sys.platform.startswith("linux"):
+        # without prctl, the end of stdin still ends this process
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+class _Worker:
+    def __init__(self, replies: IO[bytes]) -> None:
+        from eval_pipeline.core.warehouse import bkg_runtime
+        from eval_pipeline.core.warehouse.db import Database
+
+        self._runtime = bkg_runtime
+        self._open: Callable[..., Any] = Database
+        self._replies = replies
+        self._reply_lock = threading.Lock()
+        self._namespaces: dict[str, dict[tuple[str, str], Callable[..., Any]]] = {}
+        self._databases: OrderedDict[tuple[str, bool], Any] = OrderedDict()
+        self._db_lock = threading.Lock()
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        with self._reply_lock:
+            self._replies.write(data)
+            self._replies.flush()
+
+    def handle(self, message: tuple[Any, ...]) -> None:
+        kind, request = message[0], message[1]
+        if kind == "load":
+            self._load(request, *message[2:])
+            return
+        try:
+            if kind == "call":
+                namespace, fn_kind, name, url, read_only, params, max_rows = message[2:]
+                target = self._namespaces[namespace][(fn_kind, name)]
+                result = target(self._database(url, read_only), **params)
+                shaped = self._runtime.json_shape(result, max_rows=max_rows)
+            else:
+                url, read_only, sql, params, max_rows = message[2:]
+                result = self._database(url, read_only).query(sql, **params)
+                shaped = self._runtime.json_shape(result, cell_as_scalar=True, max_rows=max_rows)
+        except BaseException as exc:  # the reference's failure, whatever BKG code raised
+            self.send(("error", request, self._runtime.describe_error(exc)))
+            return
+        self.send(("ok", request, *shaped))
+
+    def _load(self, request: int, namespace: str, functions: list[tuple[int, str, Any]]) -> None:
+        scope: dict[str, Any] = {"__name__": "bkg_functions"}
+        loaded: dict[tuple[str, str], Callable[..., Any]] = {}
+        for index, kind, fn in functions:
+            try:
+                target = self._runtime.compile_function(kind, fn, scope)
+            except self._runtime.FunctionLoadError as exc:
+                self.send(("loaded", request, index, str(exc), None))
+                continue
+            loaded[(kind, fn.name)] = target
+            self.send(("loaded", request, index, None, self._runtime.signature_problem(fn, target)))
+        self._namespaces[namespace] = loaded
+        self.send(("loaded", request, None, None, None))
+
+    def _database(self, url: str, read_only: bool) -> Any:
+        key = (url, read_only)
+        with self._db_lock:
+            db = self._databases.pop(key, None) or self._open(url, read_only=read_only)
+            self._databases[key] = db
+            while len(self._databases) > MAX_DATABASES:
+                self._databases.popitem(last=False)[1].close()
+        return db
+
+
+def serve(requests: IO[bytes], replies: IO[bytes]) -> None:
+    """Say ``("ready",)`` once loaded, then answer requests until stdin closes."""
+    try:
+        worker = _Worker(replies)
+    except Exception as exc:  # reported to the caller, which owns the error's wording
+        pickle.dump(("failed", f"{type(exc).__name__}: {exc}"), replies)
+        replies.flush()
+        return
+    worker.send(("ready",))
+    with ThreadPoolExecutor(max_workers=256, thread_name_prefix="bkg") as pool:
+        while True:
+            try:
+                message = pickle.load(requests)
+            except EOFError:
+                os._exit(0)  # the caller is gone: calls still running are abandoned with it
+            pool.submit(worker.handle, message)
+
+
+def main() -> None:
+    _die_with_parent(int(sys.argv[1]))
+    replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # stray prints must not corrupt replies
+    serve(sys.stdin.buffer, replies)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,204 @@
+"""BKG code in its own process: a function that never ends, at call or at load, is stopped at the
+time limit and only its reference errs; whatever a function returns, raises or does to its
+process stays with its reference."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eval_pipeline.core.limits import ReferenceLimits
+from eval_pipeline.core.models import BKG, Reference
+from eval_pipeline.core.warehouse.bkg_process import BKGProcess
+from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime, load_report
+from eval_pipeline.core.warehouse.db import Database
+from eval_pipeline_tests.core.warehouse.test_bkg_runtime import BKG_DOC, _fn, _seed
+
+LIMIT_S = 1.0
+LIMITS = ReferenceLimits(timeout_s=LIMIT_S, max_rows=100)
+# the issue's bound is the limit plus 10 s; a loaded two-core machine needs some of it
+MARGIN_S = 5.0
+COUNT = "    return db.scalar('SELECT COUNT(*) FROM items')\n"
+
+
+def _pid_line(path: Path) -> str:
+    return f"    open({str(path)!r}, 'w').write(str(__import__('os').getpid()))\n"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Database]:
+    url = f"sqlite:///{tmp_path / 'rt.db'}"
+    _seed(url)
+    with Database(url) as handle:
+        yield handle
+
+
+@pytest.fixture
+def process() -> Iterator[BKGProcess]:
+    """A process of the test's own, so a kill can be watched and never touches other tests."""
+    running = BKGProcess()
+    yield running
+    running.close()
+
+
+@pytest.fixture(scope="module")
+def shared() -> Iterator[BKGProcess]:
+    """One process for the tests that kill none (each start imports pandas and SQLAlchemy)."""
+    running = BKGProcess()
+    yield running
+    running.close()
+
+
+def bkg(*kpis: dict[str, Any]) -> BKG:
+    ok = _fn("ok", "def ok(db):\n" + COUNT)
+    return BKG.model_validate({**BKG_DOC, "kpis": [ok, *kpis], "decisions": [], "core_nodes": []})
+
+
+def kpi(name: str) -> Reference:
+    return Reference.model_validate({"kpi": name})
+
+
+def gone(pid: int, within_s: float = MARGIN_S) -> bool:
+    end = time.monotonic() + within_s
+    while time.monotonic() < end:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize(
+    "body", ["    time.sleep(3600)\n", "    while True:\n        pass\n"], ids=["sleeps", "spins"]
+)
+def test_a_call_that_never_ends_is_stopped_at_the_limit_and_the_run_goes_on(
+    db: Database, process: BKGProcess, tmp_path: Path, body: str
+) -> None:
+    pid_file = tmp_path / "pid"
+    stuck = _fn("stuck", "import time\n\ndef stuck(db):\n" + _pid_line(pid_file) + body)
+    runtime = BKGRuntime(bkg(stuck), LIMITS, process)
+    started = time.monotonic()
+    value = runtime.evaluate(kpi("stuck"), db)
+    assert time.monotonic() - started < LIMIT_S + MARGIN_S
+    assert value.error == "did not finish within 1 s (EVAL_REFERENCE_TIMEOUT_S)"
+    assert gone(int(pid_file.read_text())), "the process running it was killed"
+    assert runtime.evaluate(kpi("ok"), db).value == 3, "the next call starts a new process"
+
+
+def test_cases_sharing_a_stuck_reference_wait_for_it_once(
+    db: Database, process: BKGProcess
+) -> None:
+    stuck = _fn("stuck", "import time\n\ndef stuck(db):\n    time.sleep(3600)\n")
+    runtime = BKGRuntime(bkg(stuck), LIMITS, process)
+    started = time.monotonic()
+    with ThreadPoolExecutor(8) as pool:
+        errors = list(pool.map(lambda _: runtime.evaluate(kpi("stuck"), db).error, range(8)))
+    assert time.monotonic() - started < LIMIT_S + MARGIN_S
+    assert errors == ["did not finish within 1 s (EVAL_REFERENCE_TIMEOUT_S)"] * 8
+    assert runtime.calls_made == 1
+
+
+def test_calls_running_beside_a_stuck_one_are_answered_before_its_process_is_killed(
+    db: Database, process: BKGProcess
+) -> None:
+    stuck = _fn("stuck", "import time\n\ndef stuck(db):\n    time.sleep(3600)\n")
+    slow = _fn("slow", "import time\n\ndef slow(db):\n    time.sleep(0.8)\n" + COUNT)
+    runtime = BKGRuntime(bkg(stuck, slow), LIMITS, process)
+    results: dict[str, Any] = {}
+
+    def slow_call() -> None:
+        time.sleep(0.5)  # starts before the stuck call times out, ends after it
+        results["slow"] = runtime.evaluate(kpi("slow"), db)
+
+    beside = threading.Thread(target=slow_call)
+    beside.start()
+    results["stuck"] = runtime.evaluate(kpi("stuck"), db)
+    beside.join()
+    assert results["stuck"].error is not None
+    assert (results["slow"].error, results["slow"].value) == (None, 3)
+
+
+def test_module_code_that_never_ends_is_reported_and_left_out(
+    db: Database, process: BKGProcess
+) -> None:
+    hangs = _fn("hangs", "import time\ntime.sleep(3600)\n\ndef hangs(db):\n" + COUNT)
+    spins = _fn("spins", "while True:\n    pass\n\ndef spins(db):\n" + COUNT)
+    exits = _fn("exits", "raise SystemExit(0)\n\ndef exits(db):\n" + COUNT)
+    dies = _fn("dies", "import os\nos._exit(0)\n\ndef dies(db):\n" + COUNT)
+    started = time.monotonic()
+    report = load_report(bkg(hangs, spins, exits, dies), LIMITS, process)
+    # three fresh processes, each a second or more of imports on a loaded machine
+    assert time.monotonic() - started < 2 * LIMIT_S + 3 * MARGIN_S
+    assert report[("kpi", "hangs")].error == (
+        "did not finish loading within 1 s (EVAL_REFERENCE_TIMEOUT_S)"
+    )
+    assert report[("kpi", "spins")].error == report[("kpi", "hangs")].error
+    exits_error = "fails while loading: SystemExit: 0 (kpis.exits line 1)"
+    assert report[("kpi", "exits")].error == exits_error
+    assert report[("kpi", "dies")].error is not None
+    assert "stopped the reference process while loading" in report[("kpi", "dies")].error
+    runtime = BKGRuntime(bkg(hangs, spins, exits, dies), LIMITS, process)
+    assert runtime.evaluate(kpi("ok"), db).value == 3, "the other functions load and run"
+    assert "did not finish loading" in str(runtime.evaluate(kpi("hangs"), db).error)
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        ("return 10**400", "returned an integer of 1,329 bits, beyond the range of a float"),
+        ("return float('inf')", "returned inf, not a finite number"),
+        ("return -float('inf')", "returned -inf, not a finite number"),
+        ("return float('nan')", "returned NaN, not a number"),
+        ("return 'lots'", "returned the text 'lots': a scalar result is a number"),
+        ("return object()", "TypeError: unsupported result type object"),
+        ("return {'a': float('inf')}", "returned inf, not a finite number"),
+        (
+            "return [{'n': i} for i in range(101)]",
+            "returned 101 rows, more than the 100 a reference may have (EVAL_REFERENCE_MAX_ROWS)",
+        ),
+        ("return {str(i): i for i in range(500)}", "returned 500 entries, more than the 100"),
+        ("import sys; sys.exit(3)", "SystemExit: 3 (kpis.bad line 2)"),
+        ("raise KeyboardInterrupt", "KeyboardInterrupt (kpis.bad line 2)"),
+        ("raise BaseException('odd')", "BaseException: odd (kpis.bad line 2)"),
+        ("import os; os._exit(1)", "the reference process exited with status 1"),
+    ],
+)
+def test_one_bad_value_or_exit_is_its_references_error_only(
+    db: Database, shared: BKGProcess, body: str, error: str
+) -> None:
+    runtime = BKGRuntime(bkg(_fn("bad", f"def bad(db):\n    {body}\n")), LIMITS, shared)
+    value = runtime.evaluate(kpi("bad"), db)
+    assert value.value is None
+    assert value.error is not None and value.error.startswith(error), value.error
+    assert runtime.evaluate(kpi("ok"), db).value == 3
+
+
+def test_a_table_within_the_limit_and_big_numbers_within_a_float_are_fine(
+    db: Database, shared: BKGProcess
+) -> None:
+    rows = _fn("rows", "def rows(db):\n    return [{'n': i, 'big': 10**300} for i in range(100)]\n")
+    runtime = BKGRuntime(bkg(rows), LIMITS, shared)
+    value = runtime.evaluate(kpi("rows"), db)
+    assert value.error is None and len(value.value["rows"]) == 100
+
+
+def test_the_environment_and_packages_of_the_caller_are_the_functions_own(
+    db: Database, process: BKGProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Trusted code, unlike the sandbox's: it sees the caller's environment and packages."""
+    monkeypatch.setenv("EVAL_TEST_MARKER", "42")
+    reads = _fn(
+        "reads",
+        "import os\nimport pandas as pd\n\n"
+        "def reads(db):\n    return float(os.environ['EVAL_TEST_MARKER']) + len(pd.DataFrame())\n",
+    )
+    process.close()  # the next child starts with the environment as it is now
+    assert BKGRuntime(bkg(reads), LIMITS, process).evaluate(kpi("reads"), db).value == 42.0
