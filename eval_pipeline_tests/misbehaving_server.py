@@ -3,7 +3,9 @@
 Raw sockets, not ``http.server``, so it can do what no well-behaved framework allows: drip its
 status line and headers a byte at a time, or send a body that never ends. The first path segment
 names the behaviour, so one server serves every fault: an SSE adapter pointed at
-``<url>/drip_login`` logs in at ``/drip_login/auth/login`` and asks at ``/drip_login/chat``.
+``<url>/drip_login`` logs in at ``/drip_login/auth/login`` and asks at ``/drip_login/chat``. Under
+``<url>/by_question`` the question names the behaviour (``"drip_stream: How many sites?"``), so one
+evaluation can meet several faults, a case each.
 
 Behaviours (the login of every behaviour but ``drip_login`` answers at once):
 
@@ -106,8 +108,10 @@ class MisbehavingServer:
             name, _, value = header.decode().partition(":")
             if name.strip().lower() == "content-length":
                 length = int(value.strip())
-        reader.read(length)
+        body = reader.read(length)
         behaviour, _, rest = target.lstrip("/").partition("/")
+        if behaviour == "by_question" and rest != "auth/login":
+            behaviour = str(json.loads(body).get("question", "")).partition(":")[0]
         return behaviour, "/" + rest
 
     def _respond(self, sock: socket.socket, behaviour: str, path: str) -> bool:

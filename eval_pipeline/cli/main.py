@@ -73,13 +73,16 @@ def _evaluate(
     start_reference_process()
     from eval_pipeline.core.report.junit import junit_xml
     from eval_pipeline.runner.evaluate import evaluate, summary_path
+    from eval_pipeline.runner.interrupt import stoppable
 
     if args.refresh:
         overrides = {**overrides, "refresh": "true"}
     if wants_repeats(args):
-        result = run_repeats(run_key, args.repeats, overrides, args.cases, args.judge_repeats)
+        result = stoppable(
+            lambda: run_repeats(run_key, args.repeats, overrides, args.cases, args.judge_repeats)
+        )
         return repeats_exit_code(result, args.min_pass_rate) if gate else 0
-    summary = evaluate(run_key, overrides=overrides, case_ids=args.cases)
+    summary = stoppable(lambda: evaluate(run_key, overrides=overrides, case_ids=args.cases))
     _print_summary(summary)
     if args.junit:
         Path(args.junit).parent.mkdir(parents=True, exist_ok=True)

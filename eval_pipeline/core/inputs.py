@@ -12,6 +12,7 @@ import difflib
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -52,6 +53,7 @@ from eval_pipeline.core.warehouse.db import Database, redact_url
 CASE_ID = re.compile(r"[A-Za-z0-9_.-]+")
 KIND_LABELS = {"kpi": "KPI", "decision": "decision", "core_node": "core node"}
 SOURCES = ("kpi", "decision", "core_node", "sql")
+VALIDATE_CONCURRENCY = 8  # references computed at once by validate
 _PATTERN_HINTS = {
     r"^[A-Za-z0-9_.-]+$": "use only letters, digits, '_', '.' and '-' (ids become partition keys)",
     r"^[A-Za-z_][A-Za-z0-9_]*$": "must be a Python identifier",
@@ -642,19 +644,22 @@ def reference_problems(
     the time limit would leave its case's claims unchecked, so it is a problem of the inputs,
     found before a run."""
     runtime = BKGRuntime(bkg, limits)
+    todo = [
+        (f"{case.id}.reference[{j}]", ref)
+        for case in cases
+        for j, ref in enumerate(case.reference)
+        if not skip(f"{case.id}.reference[{j}]", ref)
+    ]
     out = []
-    with Database(database_url) as db:
-        for case in cases:
-            for j, ref in enumerate(case.reference):
-                location = f"{case.id}.reference[{j}]"
-                if skip(location, ref):
-                    continue
-                rv = runtime.evaluate(ref, db)
-                what = "the SQL" if ref.kind == "sql" else f"{ref.kind} '{ref.target}'"
-                if rv.error is not None:
-                    out.append(Problem(golden_file, location, f"{what} failed: {rv.error}"))
-                elif rv.value is None or rv.value == {} or _empty_table(rv.value):
-                    out.append(Problem(golden_file, location, f"{what} returned no value"))
+    # concurrently, as a run computes them: references that run out of time do so together
+    with Database(database_url) as db, ThreadPoolExecutor(VALIDATE_CONCURRENCY) as pool:
+        values = pool.map(lambda item: runtime.evaluate(item[1], db), todo)
+        for (location, ref), rv in zip(todo, values, strict=True):
+            what = "the SQL" if ref.kind == "sql" else f"{ref.kind} '{ref.target}'"
+            if rv.error is not None:
+                out.append(Problem(golden_file, location, f"{what} failed: {rv.error}"))
+            elif rv.value is None or rv.value == {} or _empty_table(rv.value):
+                out.append(Problem(golden_file, location, f"{what} returned no value"))
     return out
 
 

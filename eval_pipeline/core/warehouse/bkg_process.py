@@ -85,7 +85,7 @@ class _Child:
         from eval_pipeline.core.warehouse import bkg_worker
 
         self.process = subprocess.Popen(
-            [sys.executable, "-m", bkg_worker.__name__, str(os.getpid())],
+            [sys.executable, "-m", bkg_worker.__name__],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             start_new_session=True,  # a kill takes whatever BKG code started, and no Ctrl-C
@@ -134,6 +134,11 @@ class _Child:
             idle = self._retired and not self._owed
         if idle:
             self.kill()
+
+    @property
+    def retired(self) -> bool:
+        with self._lock:
+            return self._retired
 
     def retire(self) -> None:
         with self._lock:
@@ -189,12 +194,13 @@ class BKGProcess:
         self._lock = threading.Lock()
         self._child: _Child | None = None
         self._namespaces: dict[str, Namespace] = {}
+        self._start_failure = ""  # a child that cannot start is not started again
 
     def start(self) -> None:
         """Start the child now, without waiting: its imports take a second, which then overlap
         the caller's own and the first call finds it ready."""
         with self._lock:
-            if self._child is None:
+            if self._child is None or self._child.retired:
                 self._child = _Child()
 
     @property
@@ -252,11 +258,19 @@ class BKGProcess:
             child.kill()
 
     def _current(self) -> _Child:
+        """The child taking calls, ready; a new one if the last died or was retired."""
         with self._lock:
-            if self._child is None:
+            if self._start_failure:
+                raise ReferenceFailure(self._start_failure)
+            if self._child is None or self._child.retired:
                 self._child = _Child()
             child = self._child
-        child.wait_ready()
+        try:
+            child.wait_ready()
+        except ReferenceFailure as exc:
+            with self._lock:
+                self._start_failure = str(exc)
+            raise
         return child
 
     def _drop(self, child: _Child) -> None:

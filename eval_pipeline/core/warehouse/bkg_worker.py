@@ -16,11 +16,8 @@ and ``KeyboardInterrupt`` included — is its reference's error, never this proc
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import os
 import pickle
-import signal
 import sys
 import threading
 from collections import OrderedDict
@@ -29,17 +26,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
 
 MAX_DATABASES = 8  # handles kept open, one per warehouse URL, least recently used closed first
-_PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent(parent: int) -> None:
-    """Killed with the evaluating process even while a BKG function holds the interpreter."""
-    if sys.platform.startswith("linux"):
-        # without prctl, the end of stdin still ends this process
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(0)
 
 
 class _Worker:
@@ -118,13 +104,12 @@ def serve(requests: IO[bytes], replies: IO[bytes]) -> None:
         while True:
             try:
                 message = pickle.load(requests)
-            except EOFError:
-                os._exit(0)  # the caller is gone: calls still running are abandoned with it
+            except EOFError:  # the caller is gone, however it ended
+                os._exit(0)  # calls still running are abandoned with it
             pool.submit(worker.handle, message)
 
 
 def main() -> None:
-    _die_with_parent(int(sys.argv[1]))
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # stray prints must not corrupt replies
     serve(sys.stdin.buffer, replies)
