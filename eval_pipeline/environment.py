@@ -64,6 +64,8 @@ def _transport(settings: Settings, redactor: Redactor) -> ChatbotAdapter:
             pool_size=max(settings.concurrency, 8),
             max_answer_bytes=settings.chatbot_max_answer_bytes,
             redactor=redactor,
+            intent_event=settings.chatbot_intent_event,
+            intent_path=settings.chatbot_intent_path,
         )
     if settings.chatbot_kind == "http_json":
         return HTTPJSONAdapter(
@@ -72,13 +74,16 @@ def _transport(settings: Settings, redactor: Redactor) -> ChatbotAdapter:
             retries=settings.chatbot_retries,
             max_answer_bytes=settings.chatbot_max_answer_bytes,
             redactor=redactor,
+            intent_path=settings.chatbot_intent_path,
         )
     module, _, attr = settings.chatbot_callable.partition(":")
     factory: Callable[[str], Callable[[str, str], Any]] = getattr(
         importlib.import_module(module), attr
     )
     return CallableAdapter(
-        factory(settings.warehouse_url), total_timeout_s=settings.chatbot_total_timeout_s
+        factory(settings.warehouse_url),
+        total_timeout_s=settings.chatbot_total_timeout_s,
+        intent_path=settings.chatbot_intent_path,
     )
 
 
@@ -215,12 +220,20 @@ class Environment:
                 "kind": s.chatbot_kind,
                 "url": s.chatbot_url,
                 "callable": s.chatbot_callable,
+                **self._intent_capture(),
             },
             judge=self.judge,
             scoring=self.scoring_config(),
             oracle=dataclasses.asdict(s.tolerance_rule),
             table_fingerprints=lambda: table_fingerprints(self.db, self.bkg),
         )
+
+    def _intent_capture(self) -> dict[str, Any]:
+        """Where the adapter reads the routed intent, when not the default (answers stored
+        before intents were read stay reusable under the default)."""
+        s = self.settings
+        where = [s.chatbot_intent_event, s.chatbot_intent_path]
+        return {} if where == ["agent_status", "intent"] else {"intent": where}
 
     def scoring_config(self) -> dict[str, Any]:
         """What the scores depend on besides the records: the SLA and every rubric in use (only
@@ -260,7 +273,11 @@ class Environment:
             oracle_gate=s.oracle_gate,
             warn_threshold=s.warn_threshold,
             extra_weights=self.rubrics.weights(),
-            gates=self.rubrics.gates(),
+            gates={
+                "answered": 1.0,
+                **({"routing": 1.0} if s.routing_gate else {}),
+                **self.rubrics.gates(),
+            },
         )
 
     def close(self) -> None:

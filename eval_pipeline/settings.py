@@ -99,6 +99,18 @@ class Settings(BaseSettings):
         description="For chatbot_kind=callable: 'module:factory'; factory(warehouse_url) returns "
         "a function (question, context) -> answer text or dict.",
     )
+    chatbot_intent_event: Literal["agent_status", "tool_call"] = Field(
+        default="agent_status",
+        description="For sse: the event whose data holds the intent the bot routed to.",
+    )
+    chatbot_intent_path: str = Field(
+        default="intent",
+        description="JSON path of the routed intent: in that SSE event's data, in the http_json "
+        "response, in the object a callable returns (e.g. 'intent', '$.route.name').",
+    )
+    routing_gate: bool = Field(
+        default=True, description="A case routed to another intent than expected fails."
+    )
     chatbot_url: str = "http://127.0.0.1:8765"
     chatbot_username: str = "demo"
     chatbot_password: SecretStr = SecretStr("demo-password")
@@ -208,6 +220,13 @@ class Settings(BaseSettings):
         if any(w < 0 for w in value.values()) or sum(value.values()) <= 0:
             raise ValueError("weights must be non-negative and not all zero")
         return value
+
+    @field_validator("chatbot_intent_path")
+    @classmethod
+    def _json_path(cls, value: str) -> str:
+        from eval_pipeline.core.adapters.base import check_json_path
+
+        return check_json_path(value)
 
     @field_validator("nightly_cron")
     @classmethod

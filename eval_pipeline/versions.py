@@ -10,7 +10,7 @@ STAGE_VERSIONS: dict[str, str] = {
     "chatbot_responses": "1",
     "extracted_claims": "2",
     "oracle_verdicts": "2",
-    "judge_scores": "1",
+    "judge_scores": "2",
     "eval_run": "1",
     "eval_report": "1",
 }

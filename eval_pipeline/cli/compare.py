@@ -72,6 +72,24 @@ def _case_lines(case: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _routing_lines(routing: Mapping[str, Any]) -> list[str]:
+    """Intent routing: accuracy on the cases both runs route, and each case whose route flipped."""
+    if not routing.get("cases"):
+        return []
+    lines = [
+        f"routing: {routing['cases']} cases, accuracy "
+        f"{_fmt(routing['base_accuracy'], '.0%')} → {_fmt(routing['head_accuracy'], '.0%')}; "
+        f"routing regressions: {len(routing['regressions'])}"
+    ]
+    for title, key in (("now misrouted", "regressions"), ("now routed right", "improvements")):
+        lines += [
+            f"  {c['case_id']}: {title}: expected {c['expected']}, "
+            f"{c['base_intent']} → {c['head_intent']}"
+            for c in routing[key]
+        ]
+    return lines
+
+
 def format_comparison(result: Mapping[str, Any]) -> str:
     """The comparison as a readable text report."""
     level = result["level"]
@@ -95,6 +113,7 @@ def format_comparison(result: Mapping[str, Any]) -> str:
         lines.append(f"{title}: {len(result[key])}")
         for case in result[key]:
             lines += _case_lines(case)
+    lines += _routing_lines(result.get("routing") or {})
     if result["significant_regression"]:
         lines.append("SIGNIFICANT REGRESSION: " + "; ".join(result["significance_reasons"]))
     else:

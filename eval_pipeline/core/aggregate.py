@@ -149,7 +149,7 @@ def judge_case(
     if safety and safety.state == "scored" and (safety.score or 0.0) < 1.0:
         gates.append(f"safety: {safety.reason}")
 
-    for name, lowest in policy.gates.items():
+    for name, lowest in policy.gates.items() if not chatbot_errors else ():
         dim = dimensions.get(name)
         if dim and dim.state == "scored" and (dim.score or 0.0) < lowest:
             gates.append(f"{name}: {dim.reason}")
@@ -215,7 +215,8 @@ def judge_case(
 
 
 # The only dimension details ``summarize_run`` reads.
-SUMMARY_DETAILS = {"latency": ("latency_s", "ttft_s")}
+SUMMARY_DETAILS = {"latency": ("latency_s", "ttft_s"), "routing": ("expected_intent", "intent")}
+NO_INTENT = "(none)"
 
 
 def for_summary(outcome: CaseOutcome) -> CaseOutcome:
@@ -260,6 +261,35 @@ def latency_summary(outcomes: Sequence[CaseOutcome]) -> dict[str, float | None]:
         "p95_s": _percentile(totals, 0.95),
         "ttft_mean_s": _mean(ttfts),
         "ttft_p95_s": _percentile(ttfts, 0.95),
+    }
+
+
+def case_route(outcome: CaseOutcome) -> dict[str, Any] | None:
+    """The expected and the routed intent of a case that expects one."""
+    routing = outcome.dimensions.get("routing")
+    expected = routing.details.get("expected_intent") if routing else None
+    if not expected or routing is None:
+        return None
+    return {"expected": expected, "intent": routing.details.get("intent")}
+
+
+def routing_summary(outcomes: Sequence[CaseOutcome]) -> dict[str, Any]:
+    """The intent confusion matrix (expected → routed → cases) over the cases expecting one."""
+    confusion: dict[str, Counter[str]] = {}
+    for o in outcomes:
+        route = case_route(o)
+        if route is not None:
+            routed = route["intent"] or NO_INTENT
+            confusion.setdefault(route["expected"], Counter())[routed] += 1
+    cases = sum(c.total() for c in confusion.values())
+    correct = sum(c[expected] for expected, c in confusion.items())
+    labels = sorted({*confusion, *(i for c in confusion.values() for i in c)})
+    return {
+        "cases": cases,
+        "correct": correct,
+        "accuracy": round(correct / cases, 4) if cases else None,
+        "intents": labels,
+        "confusion": {e: dict(sorted(c.items())) for e, c in sorted(confusion.items())},
     }
 
 
@@ -309,6 +339,7 @@ def summarize_run(
         "gate_failure_counts": dict(sorted(gate_kinds.items())),
         "error_counts": dict(sorted(error_kinds.items())),
         "profiles": dict(sorted(profiles.items())),
+        "routing": routing_summary(outcomes),
         "cases": [
             {
                 "case_id": o.case_id,
@@ -321,6 +352,7 @@ def summarize_run(
                 "warnings": o.warnings,
                 "verdict_counts": o.verdict_counts,
                 "tags": o.tags,
+                "routing": case_route(o),
                 "dimensions": {
                     name: {
                         "score": d.score,

@@ -46,6 +46,8 @@ DIMENSIONS: tuple[str, ...] = (
     "sql",
     "safety",
     "latency",
+    "routing",
+    "answered",
 )
 JUDGED_DIMENSIONS: tuple[str, ...] = ("content_quality", "on_topic", "bkg")
 
@@ -235,8 +237,10 @@ class ToolResult(_Model):
     row_count: int | None = None
 
 
-class ChatPayload(_Model):
+class ChatPayload(_Extended):
     """The normalized answer of one chatbot call, whatever the transport."""
+
+    ADDED = ("intent",)
 
     case_id: str
     question: str
@@ -257,6 +261,9 @@ class ChatPayload(_Model):
     data_fingerprints: dict[str, str] = Field(
         default_factory=dict,
         description="Fingerprint of each table the case depends on, taken when it was asked.",
+    )
+    intent: str | None = Field(
+        default=None, description="The intent the chatbot routed the question to, if it said."
     )
 
     @property

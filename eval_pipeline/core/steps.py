@@ -22,6 +22,7 @@ from eval_pipeline.core.dimensions.judges import (
 )
 from eval_pipeline.core.dimensions.latency import LatencySLA, latency_dimension
 from eval_pipeline.core.dimensions.on_topic import on_topic_dimension
+from eval_pipeline.core.dimensions.routing import answered_dimension, routing_dimension
 from eval_pipeline.core.dimensions.rubric_judge import rubric_dimensions
 from eval_pipeline.core.dimensions.safety import find_pii, safety_dimension
 from eval_pipeline.core.dimensions.sql_check import sql_dimension
@@ -142,6 +143,8 @@ def score(
         "sql": sql_dimension(payload, bkg, live_catalog),
         "safety": safety_dimension(case.question, payload.answer),
         "latency": latency_dimension(payload, sla),
+        "routing": routing_dimension(case, payload),
+        "answered": answered_dimension(payload),
         **_judged_dimensions(case, payload, oracle, bkg, judge, use_cache),
     }
     if rubric is not None:

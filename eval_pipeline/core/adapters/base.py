@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
 import requests
+from jsonpath_ng import JSONPath
+from jsonpath_ng import parse as jsonpath_parse
 from tenacity import (
     RetryCallState,
     Retrying,
@@ -84,6 +87,33 @@ def tool_calls_from_json(raw_calls: Any, raw_sql: Any) -> list[ToolCall]:
     return calls
 
 
+@cache
+def _json_path(path: str) -> JSONPath:
+    return jsonpath_parse(path)
+
+
+def value_at(data: Any, path: str) -> str | None:
+    """The text at a JSON path (``intent``, ``$.route.intent``, ``arguments.intent``) of an
+    object, or None when there is none; how every adapter reads the bot's routed intent."""
+    if not path or not isinstance(data, Mapping):
+        return None
+    found = [m.value for m in _json_path(path).find(data)]
+    value = found[0] if found else None
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def check_json_path(path: str) -> str:
+    """``path`` when it is a JSON path; ValueError naming what is wrong otherwise."""
+    try:
+        _json_path(path)
+    except Exception as exc:  # jsonpath-ng raises its own lexer and parser errors
+        raise ValueError(f"not a JSON path: {path!r} ({exc})") from None
+    return path
+
+
 def payload_from_answer(
     *,
     case_id: str,
@@ -94,8 +124,11 @@ def payload_from_answer(
     latency_s: float,
     started_at: str,
     attempts: int = 1,
+    intent_path: str = "",
 ) -> ChatPayload:
-    """Build the payload of a non-streamed answer: a plain string or an object with tool calls."""
+    """Build the payload of a non-streamed answer: a plain string or an object with tool calls
+    (and the intent at ``intent_path``)."""
+    intent = None
     if isinstance(result, str):
         answer, calls = result, []
     elif isinstance(result, Mapping):
@@ -104,6 +137,7 @@ def payload_from_answer(
             raise ValueError(f"response has no string field {answer_field!r}")
         answer = answer_value
         calls = tool_calls_from_json(result.get("tool_calls"), result.get("sql"))
+        intent = value_at(result, intent_path)
     else:
         raise ValueError(f"expected a string or an object, got {type(result).__name__}")
     return ChatPayload(
@@ -117,6 +151,7 @@ def payload_from_answer(
         transport=transport,
         attempts=attempts,
         started_at=started_at,
+        intent=intent,
     )
 
 

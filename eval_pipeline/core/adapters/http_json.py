@@ -39,7 +39,8 @@ from eval_pipeline.core.redaction import Redactor
 
 
 class HTTPJSONAdapter:
-    """POST ``{"question","context"}``; expects ``{"answer", "tool_calls"?, "sql"?}``.
+    """POST ``{"question","context"}``; expects ``{"answer", "tool_calls"?, "sql"?}`` and the
+    routed intent at the JSON path ``intent_path`` of the response, if the bot reports one.
 
     Without a stream there is no first token, so ``ttft_s`` stays empty and tokens/s is measured
     over the whole call. ``timeout_s`` bounds the whole call, retries included.
@@ -59,8 +60,10 @@ class HTTPJSONAdapter:
         pool_size: int = 64,
         max_answer_bytes: int = MAX_ANSWER_BYTES,
         redactor: Redactor | None = None,
+        intent_path: str = "intent",
     ) -> None:
         self._url = url
+        self._intent_path = intent_path
         self._headers = dict(headers or {})
         self._answer_field = answer_field
         self._timeout_s = timeout_s
@@ -141,6 +144,7 @@ class HTTPJSONAdapter:
                 latency_s=latency,
                 started_at=started_at,
                 attempts=attempts,
+                intent_path=self._intent_path,
             )
         except ValueError as exc:
             return failed(f"unexpected response shape: {exc}")

@@ -51,14 +51,18 @@ def _call_in_thread(fn: ChatFunction, question: str, context: str) -> Future[Any
 
 
 class CallableAdapter:
-    """``fn(question, context)`` returns the answer or ``{"answer", "tool_calls"?, "sql"?}``;
+    """``fn(question, context)`` returns the answer or ``{"answer", "tool_calls"?, "sql"?}`` (the
+    routed intent at ``intent_path`` of that object);
     a call that takes longer than ``total_timeout_s`` is an error (its thread is left behind)."""
 
     transport = "callable"
 
-    def __init__(self, fn: ChatFunction | str, *, total_timeout_s: float = 120.0) -> None:
+    def __init__(
+        self, fn: ChatFunction | str, *, total_timeout_s: float = 120.0, intent_path: str = "intent"
+    ) -> None:
         self._fn = load_callable(fn) if isinstance(fn, str) else fn
         self._total_timeout_s = total_timeout_s
+        self._intent_path = intent_path
 
     def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload:
         started_at = utc_now_iso()
@@ -90,6 +94,7 @@ class CallableAdapter:
                 transport=self.transport,
                 latency_s=latency,
                 started_at=started_at,
+                intent_path=self._intent_path,
             )
         except ValueError as exc:
             return failed(f"chatbot raised {describe_exception(exc)}")

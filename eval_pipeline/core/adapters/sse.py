@@ -35,6 +35,7 @@ from eval_pipeline.core.adapters.base import (
     tool_call,
     total_timeout_error,
     utc_now_iso,
+    value_at,
 )
 from eval_pipeline.core.adapters.deadline import (
     BodyTooLarge,
@@ -109,6 +110,9 @@ class _Stream:
     """What one chat stream has delivered so far, with the clock readings the metrics need."""
 
     started: float
+    intent_event: str = "agent_status"
+    intent_path: str = "intent"
+    intent: str | None = None
     answer: list[str] = field(default_factory=list)
     reasoning: list[str] = field(default_factory=list)
     tool_calls: list[ToolCall] = field(default_factory=list)
@@ -137,6 +141,8 @@ class _Stream:
             return True
 
     def _apply(self, kind: str, data: dict[str, Any], now: float) -> bool:
+        if kind == self.intent_event:  # the latest intent reported wins: a router may refine
+            self.intent = value_at(data, self.intent_path) or self.intent
         if kind == "chunk":
             self._chunk(str(data.get("text", "")), now)
         elif kind == "reasoning":
@@ -219,8 +225,11 @@ class SSEAdapter:
         pool_size: int = 64,
         max_answer_bytes: int = MAX_ANSWER_BYTES,
         redactor: Redactor | None = None,
+        intent_event: str = "agent_status",
+        intent_path: str = "intent",
     ) -> None:
         root = base_url.rstrip("/") + "/"
+        self._intent = (intent_event, intent_path)
         self._login_url = urljoin(root, login_path.lstrip("/"))
         self._chat_url = urljoin(root, chat_path.lstrip("/"))
         self._username = username
@@ -349,7 +358,7 @@ class SSEAdapter:
         return token
 
     def _read(self, response: requests.Response, started: float, deadline: Deadline) -> _Stream:
-        stream = _Stream(started=started)
+        stream = _Stream(started, *self._intent)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         parser = SSEParser()
         received = 0
@@ -413,6 +422,7 @@ class SSEAdapter:
             transport=self.transport,
             attempts=attempts,
             started_at=started_at,
+            intent=stream.intent,
         )
 
     def _redact(self, message: str) -> str:

@@ -129,6 +129,51 @@ def compare_case(
     }
 
 
+def _routed_right(case: Mapping[str, Any]) -> bool:
+    route = case["routing"]
+    return bool(route["intent"] == route["expected"])
+
+
+def routing_changes(
+    base_cases: Mapping[str, Mapping[str, Any]],
+    head_cases: Mapping[str, Mapping[str, Any]],
+    paired: Sequence[str],
+) -> dict[str, Any]:
+    """Cases routed right in one run and wrong in the other, over the paired cases that expect
+    the same intent in both; with each run's routing accuracy on those cases."""
+    routed = [
+        cid
+        for cid in paired
+        if base_cases[cid].get("routing")
+        and head_cases[cid].get("routing")
+        and base_cases[cid]["routing"]["expected"] == head_cases[cid]["routing"]["expected"]
+    ]
+    changes: dict[str, list[dict[str, Any]]] = {"regressions": [], "improvements": []}
+    for cid in routed:
+        before, after = _routed_right(base_cases[cid]), _routed_right(head_cases[cid])
+        if before != after:
+            changes["improvements" if after else "regressions"].append(
+                {
+                    "case_id": cid,
+                    "expected": head_cases[cid]["routing"]["expected"],
+                    "base_intent": base_cases[cid]["routing"]["intent"],
+                    "head_intent": head_cases[cid]["routing"]["intent"],
+                }
+            )
+
+    def accuracy(cases: Mapping[str, Mapping[str, Any]]) -> float | None:
+        if not routed:
+            return None
+        return round(sum(_routed_right(cases[cid]) for cid in routed) / len(routed), 4)
+
+    return {
+        "cases": len(routed),
+        "base_accuracy": accuracy(base_cases),
+        "head_accuracy": accuracy(head_cases),
+        **changes,
+    }
+
+
 def _ci(base: Sequence[float], head: Sequence[float], **kwargs: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"pairs": len(base), "mean_delta": None, "ci_low": None, "ci_high": None}
     if not base:
@@ -241,6 +286,7 @@ def compare_runs(
         "improvements": sorted(
             (c for c in cases if c["direction"] == "improvement"), key=_severity
         ),
+        "routing": routing_changes(base_cases, head_cases, paired),
         "significant_regression": bool(reasons),
         "significance_reasons": reasons,
     }
