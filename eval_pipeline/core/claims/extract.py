@@ -14,7 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from eval_pipeline.core.claims.layout import Covered, Layout, search_before, sentence_spans
+from eval_pipeline.core.claims.layout import (
+    Covered,
+    Layout,
+    plain,
+    search_before,
+    sentence_spans,
+)
 from eval_pipeline.core.claims.numbers import (
     ParsedNumber,
     scan_fractions,
@@ -532,16 +538,16 @@ def extract_claims(
 ) -> ClaimContract:
     """Every numeric and ranking claim of ``answer``; ``masked_spans`` are spans the caller
     knows are not claims (PII found by the safety detector, for instance). A year is a claim
-    only when the question asks for one."""
-    layout = Layout(answer)
-    rankings, sizes = ranking_claims(answer)
-    mentioned = _numbers_mentioned(
-        answer, [*masked_spans, *sizes], question=question, layout=layout
-    )
-    numeric = _numeric_claims(answer, mentioned)
+    only when the question asks for one. Markdown emphasis is read as spaces ("0.8 points
+    *below*"), so spans and texts are the answer's own."""
+    text, question = plain(answer), plain(question)
+    layout = Layout(text)
+    rankings, sizes = ranking_claims(text)
+    mentioned = _numbers_mentioned(text, [*masked_spans, *sizes], question=question, layout=layout)
+    numeric = _numeric_claims(text, mentioned)
     ordered = sorted([*numeric, *rankings], key=lambda c: c.span)
     claims = [
-        c.model_copy(update={"id": f"C{i}", "text": c.text or answer[c.span[0] : c.span[1]]})
+        c.model_copy(update={"id": f"C{i}", "text": answer[c.span[0] : c.span[1]]})
         for i, c in enumerate(ordered, start=1)
     ]
     return ClaimContract(case_id=case_id, claims=claims, method="deterministic")

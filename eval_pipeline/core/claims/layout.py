@@ -33,6 +33,16 @@ _WORD_CHAR = re.compile(r"\w")
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
+_EMPHASIS = re.compile(r"`+|\*+(?![ \t])|(?<=\S)\*+|(?<!\w)_+(?=\S)|(?<=\S)_+(?!\w)")
+
+
+def plain(text: str) -> str:
+    """``text`` with markdown emphasis and code marks ("**12.5%**", "*below*", "`rate`") as
+    spaces, so a word between them reads as a word; a bullet "* " stays, and every position
+    is unchanged."""
+    return _EMPHASIS.sub(lambda m: " " * len(m.group()), text)
+
+
 def search_before(
     pattern: re.Pattern[str],
     text: str,

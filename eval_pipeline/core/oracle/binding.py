@@ -73,6 +73,8 @@ class Binding:
     """Where the claim's list or table (with its introducing line) starts."""
     context: frozenset[str] = frozenset()
     """Words of its sentence (or table row and header) and of the line introducing its list."""
+    loose_periods: list[Period] = field(default_factory=list)
+    """Periods its sentence names that no claim took ("In 2024, a partial year, X led with …")."""
 
 
 @dataclass
@@ -193,9 +195,11 @@ def _attach(
     claims: Sequence[Claim],
     mentions: Sequence[tuple[int, int, object]],
     ctx: AnswerContext,
+    taken: set[int] | None = None,
 ) -> dict[str, list[object]]:
     """Each mention goes to the claim closest to it in its sentence (fewest clause breaks, then
-    distance, then the claim after it); a claim right after a bound one shares its binding."""
+    distance, then the claim after it); a claim right after a bound one shares its binding.
+    ``taken`` collects the starts of the mentions some claim took."""
     out: dict[str, list[object]] = {c.id: [] for c in claims}
     by_sentence = _by_sentence(claims, ctx)
     takers = _by_sentence([c for c in claims if c.kind != "ranking"], ctx)  # a ranking names
@@ -218,6 +222,8 @@ def _attach(
             scored.append((separation(between), len(between), not linked, not follows, claim.id))
         if scored and min(scored)[0] <= _MAX_SEPARATION:
             out[min(scored)[-1]].append(item)
+            if taken is not None:
+                taken.add(start)
     for local in by_sentence.values():
         for before, after in itertools.pairwise(local):
             between = ctx.answer[before.span[1] : after.span[0]]
@@ -298,9 +304,11 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
             prose.append(claim)
     label_items = [(m.start, m.end, m.key) for m in ctx.labels]
     period_items = [(m.start, m.end, m.period) for m in ctx.periods]
-    by_label = _attach(prose, label_items, ctx)
-    by_period = _attach(prose, period_items, ctx)
-    heads = _line_heads(ctx)
+    stated = [c for c in prose if ctx.label_around(*c.span) is None]  # not "Route 66" in a name
+    by_label = _attach(stated, label_items, ctx)
+    taken: set[int] = set()
+    by_period = _attach(stated, period_items, ctx, taken)
+    heads = _line_heads(ctx, stated)
     lead_words: dict[tuple[int, int], frozenset[str]] = {}  # a list's claims share one line
     for claim in claims:
         binding = bindings[claim.id]
@@ -316,20 +324,26 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
         binding.context = binding.lead_in | tokens(ctx.answer[start:end]) | binding.meaning
     for claim in prose:
         binding = bindings[claim.id]
-        binding.entities = {str(k) for k in by_label[claim.id]}
+        binding.entities = {str(k) for k in by_label.get(claim.id, ())}
         binding.periods = _nearest_of_each_grain(
-            claim, [p for p in by_period[claim.id] if isinstance(p, Period)], ctx
+            claim, [p for p in by_period.get(claim.id, ()) if isinstance(p, Period)], ctx
         )
+        binding.clause = _clause(ctx, claim.span[0])
+        binding.sentence = ctx.layout.sentence_of(claim.span[0])
+        binding.loose_periods = [
+            m.period
+            for m in ctx.periods_in(*binding.sentence)
+            if m.start not in taken and m.period.grain != "other"
+        ]
         line = ctx.layout.line_of(claim.span[0])
         head = heads.get(line) or _item_names(ctx, claim.span[0])
         if head is not None:
-            entities, periods = head
+            entities, periods, where = head
             if not binding.entities:
                 binding.entities = set(entities)
-            if not binding.periods:
-                binding.periods = list(periods)
-        binding.clause = _clause(ctx, claim.span[0])
-        binding.sentence = ctx.layout.sentence_of(claim.span[0])
+            if not binding.periods:  # "March: 412 visits. March 2025 had 380" — its own period
+                own = not binding.sentence[0] <= where < binding.sentence[1]
+                binding.periods = list(binding.loose_periods if own else periods) or list(periods)
         binding.meaning = _words_around(ctx.answer, claim.span[0], claim.span[1], *binding.clause)
         binding.context |= binding.meaning
     _from_to(prose, bindings, ctx)
@@ -407,28 +421,35 @@ def _lead_in(ctx: AnswerContext, position: int) -> tuple[int, int] | None:
     return ctx.layout.lead_in(position) if in_block else None
 
 
-def _item_names(ctx: AnswerContext, position: int) -> tuple[set[str], list[Period]] | None:
+def _item_names(ctx: AnswerContext, position: int) -> tuple[set[str], list[Period], int] | None:
     """A list item naming one entity (or one period) is about it throughout."""
     item = ctx.layout.item_of(position)
     if item is None:
         return None
     entities = {m.key for m in ctx.labels_in(item.start, item.end)}
     periods = list(dict.fromkeys(m.period for m in ctx.periods_in(item.start, item.end)))
-    return (entities if len(entities) == 1 else set(), periods if len(periods) == 1 else [])
+    one = periods if len(periods) == 1 else []
+    return (entities if len(entities) == 1 else set(), one, position)
 
 
-def _line_heads(ctx: AnswerContext) -> dict[tuple[int, int], tuple[set[str], list[Period]]]:
-    """Lines written "Head: …" or "Head — …" (list items above all): what the head names."""
+def _line_heads(
+    ctx: AnswerContext, claims: Sequence[Claim]
+) -> dict[tuple[int, int], tuple[set[str], list[Period], int]]:
+    """Lines written "Head: …" or "Head — …" (list items above all): what the head names. A
+    head states no figure ("We took 242 orders over $200 in 2025 — about 3.5% …" has none)."""
     heads = {}
+    starts = sorted(c.span[0] for c in claims)
     for start, end in ctx.layout.lines:
         m = _HEAD.match(ctx.answer, start, end)
         if m is None:
             continue
         h0, h1 = m.span("head")
+        if starting_within(starts, h0, h1):
+            continue
         entities = {x.key for x in ctx.labels_in(h0, h1)}
         periods = [x.period for x in ctx.periods_in(h0, h1)]
         if ctx.labels_in(h1, end):
             entities = set()  # "West: 92.5%, East: 88.1%" pairs labels and numbers itself
         if entities or periods:
-            heads[(start, end)] = (entities, periods)
+            heads[(start, end)] = (entities, periods, h0)
     return heads

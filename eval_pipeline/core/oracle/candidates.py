@@ -102,7 +102,7 @@ def fit(claim: Claim, binding: Binding, fact: Fact) -> Fit | None:
     else:
         entity = "unnamed"
     own = fact.labels or fact.scope
-    pinned = (entity == "named" and bool(named & own)) or period_pinned
+    pinned = (entity == "named" and bool(named & own - fact.shared)) or period_pinned
     if entity in ("row", "unnamed") and period_pinned:
         entity = "named"
     score = len(binding.meaning & fact.meaning) + len(binding.meaning & fact.own_meaning)

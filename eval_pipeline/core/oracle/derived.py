@@ -284,7 +284,7 @@ class Deriver:
                 parts.append((fact, found))
         sentence = tokens(self.ctx.answer[binding.sentence[0] : binding.sentence[1]])
         for part, found in parts:
-            pinned = found.entity in ("named", "unnamed") or found.pinned
+            pinned = found.entity == "unnamed" or found.pinned
             if not (
                 part.labels & binding.entities or (binding.meaning | sentence) & part.own_meaning
             ):

@@ -14,6 +14,7 @@ import datetime as dt
 import functools
 import math
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,6 +95,9 @@ class Fact:
     """Keys of the entity labels of its row or mapping key (not periods)."""
     names: tuple[str, ...]
     """The same labels as written in the reference."""
+    shared: frozenset[str]
+    """Those of its labels that other rows of its reference have too (a category, the region
+    of monthly rows): naming one names several rows, not this one."""
     periods: tuple[Period, ...]
     """The periods of its row (a date label) and of its reference's params."""
     row_period: Period | None
@@ -394,16 +398,19 @@ def reference_facts(rv: ReferenceValue, index: int) -> list[Fact]:
     meaning_base = tokens(ref.label or "") | tokens(scalar_name(rv))
     meaning_base |= tokens(ref.target) if ref.kind != "sql" else frozenset()
     params = tuple(param_periods(ref.params))
+    rows_naming = Counter(key(n) for row in rows for n in set(row.names))
     facts = []
     for position, row in enumerate(rows):
+        labels = frozenset(key(n) for n in row.names)
         periods = params + ((row.period,) if row.period is not None else ())
         for column, number in row.numbers:
             facts.append(
                 Fact(
                     value=number,
                     unit=units[column] if column is not None else _key_unit(rv, row, number),
-                    labels=frozenset(key(n) for n in row.names),
+                    labels=labels,
                     names=tuple(row.names),
+                    shared=frozenset(n for n in labels if rows_naming[n] > 1),
                     periods=periods,
                     row_period=row.period,
                     column=column,

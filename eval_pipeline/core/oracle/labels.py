@@ -88,7 +88,7 @@ class LabelMention:
 @functools.lru_cache(maxsize=4096)
 def _pattern(form: str, exact_case: bool) -> re.Pattern[str]:
     body = r"[\s-]+".join(re.escape(part) for part in form.split())
-    body = body.replace(r"\.", r"\.?")
+    body = body.replace(r"\.", r"\.?").replace(r"\-", "[-–—]")  # "3–6 km" for "3-6 km"
     acronym = form.isupper() and len(form) <= 3
     flags = 0 if acronym or exact_case else re.IGNORECASE
     return re.compile(rf"(?<![\w-]){body}(?:e?s)?(?:['’]s)?(?![\w-])", flags)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from eval_pipeline.core.claims.extract import POLAR_WORDS
-from eval_pipeline.core.claims.layout import search_before
+from eval_pipeline.core.claims.layout import plain, search_before
 from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceValue, Unit, Verdict
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
 from eval_pipeline.core.oracle.candidates import Fit, best, claim_unit, fits, scales
@@ -367,6 +367,8 @@ class _Verifier:
             return f"a {sorted(said)[0]}, which no reference value is"
         if self._outside_the_references(binding, self.facts):
             return "it names a period the references are not for"
+        if not binding.periods and self.for_another_period(binding):
+            return "its sentence names only periods the references are not for"
         if _REMAINDER.search(near[: claim.span[0] - max(binding.clause[0], claim.span[0] - 50)]):
             return "a remainder ('uncollected', 'not'), which no reference value states"
         clause_before = self.ctx.answer[binding.clause[0] : claim.span[0]]
@@ -385,6 +387,14 @@ class _Verifier:
         ):
             return f"a {noun.group(1)}, which no reference value is"  # "a 10% discount"
         return ""
+
+    def for_another_period(self, binding: Binding) -> bool:
+        """Does the claim's sentence name only periods the references are not for, none of them
+        taken by a claim ("In 2024, a partial year, X also led with $63.5K")?"""
+        periods = binding.periods or binding.loose_periods
+        return bool(periods) and self._outside_the_references(
+            replace(binding, periods=periods), self.facts
+        )
 
     def _outside_the_references(self, binding: Binding, facts: Sequence[Fact]) -> bool:
         """The claim names a period and the facts hold none: it is about another time when
@@ -581,7 +591,7 @@ def verify_claims(
     facts = all_facts(usable)
     labels = {name for f in facts for name in f.names}
     labels |= {label for rv in usable for label in scope_labels(rv)}
-    ctx = AnswerContext(answer, question, label_forms(labels))
+    ctx = AnswerContext(plain(answer), plain(question), label_forms(labels))
     claims, unchecked = contract.claims[:max_claims], contract.claims[max_claims:]
     bindings = bind(claims, ctx)
     verifier = _Verifier(facts, ctx, usable, rule, claims)
@@ -596,6 +606,9 @@ def verify_claims(
             verdicts.append(_unverifiable(claim, f"part of the name {name!r}, not a claim", usable))
         elif not facts:
             verdicts.append(_unverifiable(claim, "no reference value is available", usable))
+        elif claim.kind == "ranking" and verifier.for_another_period(bindings[claim.id]):
+            why = "a ranking in a period the references are not for"
+            verdicts.append(_unverifiable(claim, why, usable))
         elif claim.kind == "ranking":
             blank = _unverifiable(claim, "", usable)
             verdicts.append(verify_ranking(claim, ctx, facts, blank))

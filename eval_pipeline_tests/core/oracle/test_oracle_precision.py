@@ -1,0 +1,131 @@
+"""Precision first (#15): a claim is accused only when what it is about is pinned. Each row is
+one cause of a false accusation (or of a missed one) found on answers written by strangers,
+written here in other words and other domains, with the verdict every claim must get.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from eval_pipeline.core.claims.extract import extract_claims
+from eval_pipeline.core.models import ReferenceValue
+from eval_pipeline.core.oracle import verify_claims
+
+S, C, U = "supported", "contradicted", "unverifiable"
+
+
+def ref(
+    value: Any,
+    unit: str | None = None,
+    *,
+    name: str = "metric",
+    params: dict[str, Any] | None = None,
+    label: str | None = None,
+    sql: str | None = None,
+    column_units: dict[str, str] | None = None,
+) -> ReferenceValue:
+    shape = (
+        "table"
+        if isinstance(value, dict) and "rows" in value
+        else "mapping"
+        if isinstance(value, dict)
+        else "scalar"
+    )
+    reference: dict[str, Any] = {"sql": sql} if sql else {"kpi": name}
+    reference |= {"params": params or {}, "label": label}
+    return ReferenceValue.model_validate(
+        {
+            "reference": reference,
+            "shape": shape,
+            "value": value,
+            "unit": unit,
+            "column_units": column_units or {},
+        }
+    )
+
+
+SCORES = ref({"North": 4.21, "South": 3.87}, "number", name="avg_score")
+PARCELS_2025 = ref(
+    {"North": 42, "South": 37, "East": 21}, "count", name="parcels", params={"year": 2025}
+)
+MONTHLY = ref({"2026-01": 40, "2026-02": 48, "2026-03": 55}, "count", name="parcels")
+LARGE = ref(
+    242, sql="SELECT COUNT(*) AS large_orders FROM o WHERE total > 200", label="large orders"
+)
+ALL_ORDERS = ref(7006, sql="SELECT COUNT(*) AS orders FROM o", label="all orders")
+ONE_CATEGORY = ref(
+    {
+        "columns": ["product", "category", "sales"],
+        "rows": [["Alder Desk", "Furniture", 66_000], ["Birch Shelf", "Furniture", 31_000]],
+    },
+    column_units={"sales": "currency"},
+    name="top_products",
+)
+BANDS = ref(
+    {"under 3 km": 34.4, "3-6 km": 37.2, "6 km+": 40.6}, "minutes", name="avg_transit_minutes"
+)
+
+ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
+    # markdown emphasis reads as spaces: "*above*" still makes a comparison
+    ("emphasis", "", "North scored 0.34 points *above* South.", [SCORES], [S]),
+    ("emphasis", "", "- North: **4.21**\n- South: **3.78**", [SCORES], [S, C]),
+    # a line head that states a figure is a sentence, not a row head naming the line's subject
+    (
+        "head with a figure",
+        "",
+        "We shipped 242 large orders in 2025 — out of 7,006 orders in all.",
+        [LARGE, ALL_ORDERS],
+        [S, S],
+    ),
+    # a period the sentence names that no claim took is the sentence's period
+    (
+        "loose period",
+        "How many parcels did each region ship in 2025?",
+        "In 2024, a partial year, North also led with 31 parcels.",
+        [PARCELS_2025],
+        [U, U],
+    ),
+    (
+        "loose period",
+        "How many parcels did each region ship in 2025?",
+        "In 2025, a strong year, North led with 45 parcels.",
+        [PARCELS_2025],
+        [S, C],
+    ),
+    # a line head's period does not reach a later sentence that names its own
+    (
+        "loose period",
+        "",
+        "January 2026: 40 parcels. January 2025, for comparison, had 35.",
+        [MONTHLY],
+        [S, U],
+    ),
+    # a label every row shares (a category) names no one row: no row's share is pinned
+    (
+        "shared label",
+        "",
+        "Furniture overall was 69.8% of sales.",
+        [ONE_CATEGORY],
+        [U],
+    ),
+    # a label written with another dash is the same label, and its number is part of it
+    (
+        "label dash",
+        "",
+        "Parcels take 34.4 min under 3 km and 37.2 min at 3–6 km.",
+        [BANDS],
+        [S, U, S, U],
+    ),
+]
+
+
+@pytest.mark.parametrize(("cause", "question", "answer", "refs", "expected"), ROWS)
+def test_cause(
+    cause: str, question: str, answer: str, refs: list[ReferenceValue], expected: list[str]
+) -> None:
+    contract = extract_claims("TC_001", question or "How are we doing?", answer)
+    verdicts = verify_claims(contract, refs, answer=answer, question=question)
+    why = [(c.text, v.reason) for c, v in zip(contract.claims, verdicts, strict=True)]
+    assert [v.verdict for v in verdicts] == expected, why
