@@ -138,6 +138,15 @@ class AnswerContext:
         periods, entities = self._headers[header]
         return list(periods), set(entities)
 
+    def labels_as_a_range(self, start: int, end: int) -> bool:
+        """Are two labels of ``start``–``end`` written as the ends of a range ("Friday to
+        Sunday", "Q1–Q3"), which names the rows between them too?"""
+        named = self.labels_in(start, end)
+        return any(
+            _RANGE_JOINT.fullmatch(self.answer, a.end, b.start)
+            for a, b in itertools.pairwise(named)
+        )
+
     def label_around(self, start: int, end: int) -> LabelMention | None:
         """The label mention ``start``–``end`` is written inside, if any."""
         i = bisect.bisect_right(self._label_starts, start) - 1
@@ -145,6 +154,7 @@ class AnswerContext:
         return mention if mention is not None and end <= mention.end else None
 
 
+_RANGE_JOINT = re.compile(r"\s*(?:[-–—]|(?i:to|through|thru|until|till))\s*")
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
 _LINKING = re.compile(
     r"\s*(?:[a-z-]+\s+){0,2}(?i:in|for|during|at|on|by|as\s+of|over|across)\s+(?:the\s+)?"

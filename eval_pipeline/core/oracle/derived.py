@@ -251,6 +251,8 @@ class Deriver:
         fam = family(unit)
         if claim.per is not None or (fam == "rate" and claim.kind != "comparison"):
             out += self.shares(claim, binding, complement=bool(_COMPLEMENT.search(near)))
+        if fam == "rate" and claim.per is None and claim.kind != "comparison":
+            out += self.parts_of_a_mix(binding, cued=bool(SUM_CUE.search(clause)))
         if claim.kind == "comparison" or (fam in ("rate", None) and _RELATIVE.search(near)):
             out += self.changes(claim, binding, unit)
         if unit == "ratio" or _RATIO.search(text[claim.span[0] : claim.span[1] + 12]):
@@ -314,6 +316,20 @@ class Deriver:
                 if fact.unit in RATES and fit(claim, binding, fact) is not None:
                     top = 1.0 if fact.unit == "fraction" else 100.0
                     out.append(Derived(top - fact.value, fact.unit, (fact,), "complement", False))
+        return out
+
+    def parts_of_a_mix(self, binding: Binding, *, cued: bool) -> list[Derived]:
+        """Shares of one whole add up: the named rows of a series of shares that totals 100%
+        ("Mains and drinks together are ~82% of sales")."""
+        out = []
+        for members in self.series.values():
+            top = 100.0 if members[0].unit == "percent" else 1.0
+            if members[0].unit not in RATES or abs(self._totals[members[0].series] - top) > top / 50:
+                continue
+            named = [f for f in members if f.labels & binding.entities]
+            if 2 <= len(named) < len(members):
+                total = sum(f.value for f in named)
+                out.append(Derived(total, members[0].unit, tuple(named), "sum", cued))
         return out
 
     def _group_shares(self, binding: Binding) -> list[Derived]:
@@ -452,9 +468,10 @@ class Deriver:
                     Derived(sum(f.value for f in series), fact.unit, tuple(series), "total", whole)
                 )
             named = [f for f in series if f.labels & set(entities)]
-            if 2 <= len(named) < len(series):
+            if 2 <= len(named) < len(series):  # "Friday to Sunday" names three rows, not two
+                pinned = cued and not self.ctx.labels_as_a_range(*binding.sentence)
                 out.append(
-                    Derived(sum(f.value for f in named), fact.unit, tuple(named), "sum", cued)
+                    Derived(sum(f.value for f in named), fact.unit, tuple(named), "sum", pinned)
                 )
         scalars: dict[tuple[str, str | None], list[Fact]] = {}
         for fact in self.facts:

@@ -269,9 +269,11 @@ class _Verifier:
         usable: list[ReferenceValue],
         rule: ToleranceRule,
         claims: Sequence[Claim],
+        bindings: dict[str, Binding],
     ) -> None:
         self.facts = facts
         self.claims = claims
+        self.bindings = bindings
         self._numeric_families = Counter(family(c.unit) for c in claims if c.kind == "numeric")
         """How many numeric claims the answer states in each unit family."""
         self._stating: dict[int, set[str]] = {}
@@ -492,6 +494,10 @@ class _Verifier:
             return None, "no reference value of its unit fits the entity and period it names"
         top = best(direct)
         values = {round(f.fact.value, 9) for f in top}
+        whose = {frozenset(binding.entities & (f.fact.labels or f.fact.scope)) for f in top}
+        apart = len(frozenset().union(*whose)) == sum(map(len, whose))  # "Mains and drinks"
+        if len(values) > 1 and len(whose) > 1 and apart and all(whose):
+            return None, "a figure for several named entities together, which no value is"
         if len(values) != 1:
             top = _of_its_magnitude(claim, claim_unit(claim, binding), top)
             values = {round(f.fact.value, 9) for f in top}
@@ -537,6 +543,9 @@ class _Verifier:
             if len(rivals) > 1 or (unsure and not binding.context & first.fact.meaning):
                 return None, "its words name none of the reference values it could be about"
         if first.entity == "named" and (first.pinned or not first.fact.labels):
+            if among_others and claim.per is None and self._stated_for(claim, binding, first.fact):
+                # "Route 9 averages 2.7 guests … weekend parties at Route 9 average 3.0 guests"
+                return None, "another claim states this value right for the same entity"
             return top, ""
         if first.entity == "unnamed":
             if _is_weak(claim) and alike > 1:
@@ -554,8 +563,24 @@ class _Verifier:
             return None, "it names no row of the reference's table"
         return None, "it names a label the only comparable figure is not for"
 
+    def _stated_for(self, claim: Claim, binding: Binding, fact: Fact) -> bool:
+        """Does a claim of another sentence, bound to this fact's entity, state its value? Then
+        this claim, outside a table, is about something else of that entity (a subset, another
+        period); a restatement in its own sentence ("44.7 hours (about 2 days)") is not."""
+        own = fact.labels or fact.scope
+        return not binding.in_table and any(
+            self.bindings[other].entities & own
+            and self.bindings[other].sentence != binding.sentence
+            for other in self._stating_ids(fact) - {claim.id}
+            if other in self.bindings
+        )
+
     def _stated_elsewhere(self, claim: Claim, fact: Fact) -> bool:
-        """Does another claim of the answer state this fact's value? Computed once per fact."""
+        """Does another claim of the answer state this fact's value?"""
+        return bool(self._stating_ids(fact) - {claim.id})
+
+    def _stating_ids(self, fact: Fact) -> set[str]:
+        """The claims that state this fact's value, found once per fact."""
         if id(fact) not in self._stating:
             self._stating[id(fact)] = {
                 other.id
@@ -564,7 +589,7 @@ class _Verifier:
                 and other.kind == "numeric"
                 and _Check(other, other.unit, self.rule).level(fact)
             }
-        return bool(self._stating[id(fact)] - {claim.id})
+        return self._stating[id(fact)]
 
 
 def _inside_a_name(claim: Claim, ctx: AnswerContext) -> str:
@@ -594,7 +619,7 @@ def verify_claims(
     ctx = AnswerContext(plain(answer), plain(question), label_forms(labels))
     claims, unchecked = contract.claims[:max_claims], contract.claims[max_claims:]
     bindings = bind(claims, ctx)
-    verifier = _Verifier(facts, ctx, usable, rule, claims)
+    verifier = _Verifier(facts, ctx, usable, rule, claims, bindings)
     for claim in claims:
         stated = verifier.anchor(claim, bindings[claim.id]) if facts else None
         if stated is not None:

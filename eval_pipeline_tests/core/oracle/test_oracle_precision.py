@@ -66,6 +66,18 @@ ONE_CATEGORY = ref(
 BANDS = ref(
     {"under 3 km": 34.4, "3-6 km": 37.2, "6 km+": 40.6}, "minutes", name="avg_transit_minutes"
 )
+MIX = ref({"Parcels": 61.2, "Letters": 24.3, "Freight": 14.5}, "percent", name="volume_mix")
+WEEKDAYS = ref(
+    {
+        "columns": ["weekday", "pickups"],
+        "rows": [["Monday", 410], ["Friday", 702], ["Saturday", 655], ["Sunday", 590]],
+    },
+    sql="SELECT weekday, COUNT(*) AS pickups FROM p GROUP BY weekday",
+)
+DEPOT_WAGES = ref(
+    {"loader": 21.40, "driver": 24.10, "clerk": 18.90, "manager": 64.00}, "currency", name="avg_wage"
+)
+STOP_TIME = ref({"North": 4.2, "South": 5.1}, "minutes", name="avg_stop_minutes")
 
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # markdown emphasis reads as spaces: "*above*" still makes a comparison
@@ -117,6 +129,48 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         "Parcels take 34.4 min under 3 km and 37.2 min at 3–6 km.",
         [BANDS],
         [S, U, S, U],
+    ),
+    # shares of one whole add up: named rows of a series totalling 100% are their sum
+    (
+        "parts of a mix",
+        "",
+        "- Parcels: 61.2%\n- Letters: 24.3%\n- Freight: 14.5%\n\n"
+        "Parcels and letters together are ~85% of volume. Parcels and freight together are ~65%.",
+        [MIX],
+        [S, S, S, S, C],
+    ),
+    # "Friday to Sunday" is a range: it names the rows between its ends too, so the sum of
+    # the two ends accuses nothing; "Friday and Sunday" names two rows
+    (
+        "range of labels",
+        "",
+        "Friday to Sunday together account for 1,947 pickups.",
+        [WEEKDAYS],
+        [U],
+    ),
+    (
+        "range of labels",
+        "",
+        "Friday and Sunday together account for 1,392 pickups.",
+        [WEEKDAYS],
+        [C],
+    ),
+    # a figure for several named entities together that no derivation gives is no one's level
+    ("several entities", "", "The manager and the clerk earn $19.50.", [DEPOT_WAGES], [U]),
+    # another sentence states the entity's value right: this one is about a subset of it
+    (
+        "stated for the entity",
+        "",
+        "North stops average 4.2 minutes. Evening stops in North average 6.0 minutes.",
+        [STOP_TIME],
+        [S, U],
+    ),
+    (
+        "stated for the entity",
+        "",
+        "North stops average 4.2 minutes. South stops average 6.0 minutes.",
+        [STOP_TIME],
+        [S, C],
     ),
 ]
 
