@@ -320,11 +320,12 @@ class Deriver:
 
     def parts_of_a_mix(self, binding: Binding, *, cued: bool) -> list[Derived]:
         """Shares of one whole add up: the named rows of a series of shares that totals 100%
-        ("Mains and drinks together are ~82% of sales")."""
+        ("North and South together are ~82% of volume")."""
         out = []
         for members in self.series.values():
             top = 100.0 if members[0].unit == "percent" else 1.0
-            if members[0].unit not in RATES or abs(self._totals[members[0].series] - top) > top / 50:
+            whole = abs(self._totals[members[0].series] - top) <= top / 50
+            if members[0].unit not in RATES or not whole:
                 continue
             named = [f for f in members if f.labels & binding.entities]
             if 2 <= len(named) < len(members):

@@ -6,47 +6,10 @@ verdict every claim of it must get; a wrong figure of each kind is accused and a
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from eval_pipeline.core.claims.extract import extract_claims
 from eval_pipeline.core.models import ReferenceValue
-from eval_pipeline.core.oracle import verify_claims
-
-S, C, U = "supported", "contradicted", "unverifiable"
-
-
-def ref(
-    value: Any,
-    unit: str | None = None,
-    *,
-    name: str = "metric",
-    kind: str = "kpi",
-    params: dict[str, Any] | None = None,
-    column_units: dict[str, str] | None = None,
-    sql: str | None = None,
-) -> ReferenceValue:
-    shape = (
-        "table"
-        if isinstance(value, dict) and "rows" in value
-        else "mapping"
-        if isinstance(value, dict)
-        else "scalar"
-    )
-    reference: dict[str, Any] = {kind: name, "params": params or {}}
-    if sql is not None:
-        reference = {"sql": sql, "params": params or {}}
-    return ReferenceValue.model_validate(
-        {
-            "reference": reference,
-            "shape": shape,
-            "value": value,
-            "unit": unit,
-            "column_units": column_units or {},
-        }
-    )
-
+from eval_pipeline_tests.core.oracle.answers import C, S, U, assert_verdicts, ref
 
 BY_GROUP = ref({"West": 42, "East": 37, "North": 21}, "count", name="completed_items")
 BY_MONTH = ref({"2026-01": 40, "2026-02": 48, "2026-03": 55}, "count", name="completed_items")
@@ -217,10 +180,7 @@ ROWS = [(name, *row) for name, rows in CATEGORIES.items() for row in rows]
 def test_category(
     category: str, question: str, answer: str, refs: list[ReferenceValue], expected: list[str]
 ) -> None:
-    contract = extract_claims("TC_001", question or "How are we doing?", answer)
-    verdicts = verify_claims(contract, refs, answer=answer, question=question)
-    why = [(c.text, v.reason) for c, v in zip(contract.claims, verdicts, strict=True)]
-    assert [v.verdict for v in verdicts] == expected, why
+    assert_verdicts(question, answer, refs, expected)
 
 
 def test_every_category_accuses_a_wrong_figure_and_passes_a_right_one() -> None:

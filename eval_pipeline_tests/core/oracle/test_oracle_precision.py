@@ -5,46 +5,10 @@ written here in other words and other domains, with the verdict every claim must
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from eval_pipeline.core.claims.extract import extract_claims
 from eval_pipeline.core.models import ReferenceValue
-from eval_pipeline.core.oracle import verify_claims
-
-S, C, U = "supported", "contradicted", "unverifiable"
-
-
-def ref(
-    value: Any,
-    unit: str | None = None,
-    *,
-    name: str = "metric",
-    params: dict[str, Any] | None = None,
-    label: str | None = None,
-    sql: str | None = None,
-    column_units: dict[str, str] | None = None,
-) -> ReferenceValue:
-    shape = (
-        "table"
-        if isinstance(value, dict) and "rows" in value
-        else "mapping"
-        if isinstance(value, dict)
-        else "scalar"
-    )
-    reference: dict[str, Any] = {"sql": sql} if sql else {"kpi": name}
-    reference |= {"params": params or {}, "label": label}
-    return ReferenceValue.model_validate(
-        {
-            "reference": reference,
-            "shape": shape,
-            "value": value,
-            "unit": unit,
-            "column_units": column_units or {},
-        }
-    )
-
+from eval_pipeline_tests.core.oracle.answers import C, S, U, assert_verdicts, ref
 
 SCORES = ref({"North": 4.21, "South": 3.87}, "number", name="avg_score")
 PARCELS_2025 = ref(
@@ -75,7 +39,9 @@ WEEKDAYS = ref(
     sql="SELECT weekday, COUNT(*) AS pickups FROM p GROUP BY weekday",
 )
 DEPOT_WAGES = ref(
-    {"loader": 21.40, "driver": 24.10, "clerk": 18.90, "manager": 64.00}, "currency", name="avg_wage"
+    {"loader": 21.40, "driver": 24.10, "clerk": 18.90, "manager": 64.00},
+    "currency",
+    name="avg_wage",
 )
 STOP_TIME = ref({"North": 4.2, "South": 5.1}, "minutes", name="avg_stop_minutes")
 
@@ -179,7 +145,4 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
 def test_cause(
     cause: str, question: str, answer: str, refs: list[ReferenceValue], expected: list[str]
 ) -> None:
-    contract = extract_claims("TC_001", question or "How are we doing?", answer)
-    verdicts = verify_claims(contract, refs, answer=answer, question=question)
-    why = [(c.text, v.reason) for c, v in zip(contract.claims, verdicts, strict=True)]
-    assert [v.verdict for v in verdicts] == expected, why
+    assert_verdicts(question, answer, refs, expected)
