@@ -35,6 +35,7 @@ from eval_pipeline.core.problems import InputError, Problem
 from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.core.rubrics.load import RubricSet, check_rubric_set
+from eval_pipeline.core.tracing.spans import NO_TRACE, NO_TRACER, CaseTrace, Tracer
 from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime
 from eval_pipeline.core.warehouse.db import Database
 from eval_pipeline.settings import Settings
@@ -49,6 +50,18 @@ def build_adapter(settings: Settings, redactor: Redactor | None = None) -> Chatb
     redactor = redactor or Redactor.from_settings(settings)
     capped = AnswerCapped(_transport(settings, redactor), settings.chatbot_max_answer_bytes)
     return RedactingAdapter(capped, redactor)
+
+
+def build_tracer(settings: Settings, redactor: Redactor | None = None) -> Tracer:
+    """The OpenTelemetry exporter when ``EVAL_OTEL_ENDPOINT`` is set, its spans redacted by
+    ``redactor`` (built from the settings when not given), else the tracer that records nothing;
+    OpenTelemetry is only imported in the first case."""
+    traces = settings.traces
+    if traces is None:
+        return NO_TRACER
+    from eval_pipeline.core.tracing.otel import OTelTracer
+
+    return OTelTracer(traces, (redactor or Redactor.from_settings(settings)).text)
 
 
 def _transport(settings: Settings, redactor: Redactor) -> ChatbotAdapter:
@@ -244,7 +257,13 @@ class Environment:
         return config
 
     def score(
-        self, case: GoldenCase, payload: ChatPayload, oracle: OracleResult, *, use_cache: bool
+        self,
+        case: GoldenCase,
+        payload: ChatPayload,
+        oracle: OracleResult,
+        *,
+        use_cache: bool,
+        trace: CaseTrace = NO_TRACE,
     ) -> dict[str, DimensionResult]:
         """Every dimension of one answer, with this evaluation's BKG, SLA, catalog and judge."""
         from eval_pipeline.core.steps import score  # the encoder's stack, only when scoring
@@ -259,6 +278,7 @@ class Environment:
             judge=self.judge,
             use_cache=use_cache,
             rubric=self.rubrics.for_case(case),
+            trace=trace,
         )
 
     @property

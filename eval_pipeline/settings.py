@@ -19,6 +19,7 @@ from eval_pipeline.core.dimensions.latency import LatencySLA
 from eval_pipeline.core.limits import MAX_ANSWER_BYTES, MAX_GOLDEN_FIELD_CHARS, ReferenceLimits
 from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.problems import InputError, Problem
+from eval_pipeline.core.tracing.config import TraceSettings, parse_headers
 
 if TYPE_CHECKING:
     from eval_pipeline.core.oracle.tolerance import ToleranceRule
@@ -177,6 +178,27 @@ class Settings(BaseSettings):
     )
     nightly_cron: str = Field(default="0 2 * * *", description="When the nightly run starts.")
     nightly_timezone: str = "UTC"
+    otel_endpoint: str = Field(
+        default="",
+        description="OTLP/HTTP endpoint traces are exported to (base URL or .../v1/traces); "
+        "empty: no traces.",
+    )
+    otel_headers: SecretStr = Field(
+        default=SecretStr(""),
+        description="Headers of every export, name=value pairs separated by commas (values "
+        "percent-encoded), e.g. Authorization=Basic%20<base64 of public:secret key>.",
+    )
+    otel_service_name: str = Field(
+        default="eval_pipeline", min_length=1, description="service.name, Phoenix's project."
+    )
+    otel_flush_timeout_s: float = Field(
+        default=5.0,
+        gt=0,
+        le=300,
+        description="Longest wait for unsent spans at the end of a run; what is left then is "
+        "counted as failed.",
+    )
+    otel_export_timeout_s: float = Field(default=10.0, gt=0, le=300)
     pass_threshold: float = Field(default=0.60, ge=0, le=1)
     oracle_gate: float = Field(
         default=1.0, ge=0, le=1, description="Oracle score below this fails the case."
@@ -228,6 +250,19 @@ class Settings(BaseSettings):
 
         return check_json_path(value)
 
+    @field_validator("otel_endpoint")
+    @classmethod
+    def _http_endpoint(cls, value: str) -> str:
+        if value and not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL (OTLP over HTTP)")
+        return value
+
+    @field_validator("otel_headers")
+    @classmethod
+    def _header_pairs(cls, value: SecretStr) -> SecretStr:
+        parse_headers(value.get_secret_value())
+        return value
+
     @field_validator("nightly_cron")
     @classmethod
     def _valid_cron(cls, value: str) -> str:
@@ -274,6 +309,19 @@ class Settings(BaseSettings):
             price_input_per_1k=self.llm_price_input_per_1k,
             price_output_per_1k=self.llm_price_output_per_1k,
             cache_ttl_s=self.llm_cache_ttl_s,
+        )
+
+    @property
+    def traces(self) -> TraceSettings | None:
+        """Trace export settings, or None when no endpoint is configured (nothing is traced)."""
+        if not self.otel_endpoint:
+            return None
+        return TraceSettings(
+            endpoint=self.otel_endpoint,
+            headers=self.otel_headers,
+            service_name=self.otel_service_name,
+            flush_timeout_s=self.otel_flush_timeout_s,
+            export_timeout_s=self.otel_export_timeout_s,
         )
 
     @property

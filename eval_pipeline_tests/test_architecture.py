@@ -75,6 +75,19 @@ def test_the_code_location_imports_no_runner_and_no_cli() -> None:
     assert offenders("eval_pipeline.pipeline", ("eval_pipeline.runner", "eval_pipeline.cli")) == {}
 
 
+def test_only_the_tracers_implementation_imports_opentelemetry() -> None:
+    """The steps trace through ``core.tracing.spans``; OpenTelemetry is loaded only when an
+    endpoint is configured (``environment.build_tracer`` imports ``core.tracing.otel``)."""
+    found = {
+        module
+        for layer in ("eval_pipeline.core", "eval_pipeline.pipeline", "eval_pipeline.runner")
+        for module in offenders(layer, ("opentelemetry",))
+    }
+    found |= set(offenders("eval_pipeline.cli", ("opentelemetry",)))
+    found |= {s for s in SHARED if offenders(s, ("opentelemetry",))}
+    assert found == {"eval_pipeline.core.tracing.otel"}
+
+
 def test_only_the_runners_internals_import_dagsters_private_api() -> None:
     private = {
         module: sorted(i for i in imported if i.startswith("dagster._"))

@@ -20,6 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from eval_pipeline.core.redaction import Redactor
+from eval_pipeline.core.tracing.spans import ExportCounts
 
 _METADATA = sa.MetaData()
 
@@ -50,6 +51,20 @@ STEP_CALLS = sa.Table(
     sa.Column("judge", sa.Integer, nullable=False),
     sa.Column("reference", sa.Integer, nullable=False),
     sa.Index("ix_step_calls_run", "dagster_run_id"),
+)
+
+TRACE_EXPORTS = sa.Table(
+    "trace_exports",
+    _METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("dagster_run_id", sa.String(64), nullable=False),
+    sa.Column("run_key", sa.String(255), nullable=False),
+    sa.Column("created_at", sa.String(32), nullable=False),
+    sa.Column("spans", sa.Integer, nullable=False),
+    sa.Column("exported", sa.Integer, nullable=False),
+    sa.Column("failed_cases", sa.Text, nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Index("ix_trace_exports_run", "run_key", "dagster_run_id"),
 )
 
 CALL_KINDS = ("chatbot", "judge", "reference")
@@ -247,6 +262,48 @@ class ResultsStore:
         with self.engine.connect() as conn:
             row = conn.execute(query).one()
         return {k: int(v) for k, v in zip(CALL_KINDS, row, strict=True)}
+
+    def record_trace_exports(self, dagster_run_id: str, counts: Mapping[str, ExportCounts]) -> None:
+        """What became of the spans a Dagster run's tracer sent, per run key."""
+        rows = [
+            {
+                "dagster_run_id": dagster_run_id,
+                "run_key": run_key,
+                "created_at": _now(),
+                "spans": c.spans,
+                "exported": c.exported,
+                "failed_cases": json.dumps(sorted(c.failed_cases)),
+                "reason": c.reason,
+            }
+            for run_key, c in counts.items()
+            if c.spans
+        ]
+        if rows:
+            with self.engine.begin() as conn:
+                conn.execute(TRACE_EXPORTS.insert(), rows)
+
+    def trace_exports_for(
+        self, run_key: str, dagster_run_ids: Iterable[str]
+    ) -> ExportCounts | None:
+        """The spans of ``run_key`` the given Dagster runs sent, summed; None if they sent none.
+        The reason is the most recent one given."""
+        ids = sorted(set(dagster_run_ids))
+        if not ids:
+            return None
+        query = (
+            sa.select(TRACE_EXPORTS)
+            .where(TRACE_EXPORTS.c.run_key == run_key, TRACE_EXPORTS.c.dagster_run_id.in_(ids))
+            .order_by(TRACE_EXPORTS.c.id.desc())
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        if not rows:
+            return None
+        total = ExportCounts()
+        for row in rows:
+            failed = frozenset(json.loads(row.failed_cases))
+            total += ExportCounts(row.spans, row.exported, failed, row.reason)
+        return total
 
     def history(self, asset: str, run_key: str, case_id: str) -> list[dict[str, Any]]:
         """Every stored payload of one (asset, run, case), oldest first."""

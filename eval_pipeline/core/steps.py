@@ -8,6 +8,7 @@ and one case's failure becomes that case's ``error`` state, never the batch's.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -40,6 +41,8 @@ from eval_pipeline.core.models import (
 from eval_pipeline.core.oracle import DEFAULT_RULE, ToleranceRule, oracle_dimension, verify_claims
 from eval_pipeline.core.oracle.llm_verifier import llm_claim_contract, oracle_llm_result
 from eval_pipeline.core.rubrics.load import Rubric
+from eval_pipeline.core.tracing import attributes as attr
+from eval_pipeline.core.tracing.spans import NO_TRACE, CaseTrace
 from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime
 from eval_pipeline.core.warehouse.db import Database
 
@@ -60,8 +63,26 @@ def map_concurrently(fn: Callable[[V], R], items: Mapping[K, V], concurrency: in
         return dict(zip(items.keys(), results, strict=True))
 
 
-def ask(adapter: ChatbotAdapter, case: GoldenCase) -> ChatPayload:
-    """One chatbot call; an adapter that raises anyway still yields an error payload."""
+def ask(adapter: ChatbotAdapter, case: GoldenCase, trace: CaseTrace = NO_TRACE) -> ChatPayload:
+    """One chatbot call, traced with the times the answer holds (it may have been asked ahead
+    of this step)."""
+    asked = time.time()
+    payload = _ask(adapter, case)
+    if trace.enabled:
+        start, end = attr.call_interval(payload, asked, time.time())
+        trace.record(
+            "chatbot call",
+            "AGENT",
+            lambda: attr.chatbot_call(case, payload),
+            start_s=start,
+            end_s=end,
+            error="; ".join(payload.errors) if payload.status == "error" else None,
+        )
+    return payload
+
+
+def _ask(adapter: ChatbotAdapter, case: GoldenCase) -> ChatPayload:
+    """An adapter that raises anyway still yields an error payload."""
     try:
         return adapter.ask(case.id, case.question, case.context)
     except Exception as exc:
@@ -74,8 +95,19 @@ def ask(adapter: ChatbotAdapter, case: GoldenCase) -> ChatPayload:
 
 
 def extract(
-    case: GoldenCase, payload: ChatPayload, judge: JudgeClient | None = None
+    case: GoldenCase,
+    payload: ChatPayload,
+    judge: JudgeClient | None = None,
+    trace: CaseTrace = NO_TRACE,
 ) -> ClaimContract:
+    """Claim contract of the answer (see ``_extract``), in the case's trace."""
+    with trace.span("claim extraction", "CHAIN", lambda: attr.inputs(payload.answer)) as span:
+        contract = _extract(case, payload, judge)
+        span.set(lambda: attr.claims(contract))
+    return contract
+
+
+def _extract(case: GoldenCase, payload: ChatPayload, judge: JudgeClient | None) -> ClaimContract:
     """Claim contract of the answer; personal data found by the safety detectors is no claim.
 
     With an LLM, the model enumerates every claim (numeric or not) and the deterministic claims
@@ -102,6 +134,25 @@ def verify(
     db: Database,
     judge: JudgeClient | None = None,
     rule: ToleranceRule = DEFAULT_RULE,
+    trace: CaseTrace = NO_TRACE,
+) -> OracleResult:
+    """Verdicts of the case's claims (see ``_verify``), in the case's trace: each reference
+    computed and each verifier call is a span under this one."""
+    claims = lambda: attr.inputs(attr.claim_list(contract))  # noqa: E731
+    with trace.span("verification", "CHAIN", claims) as span:
+        result = _verify(case, payload, contract, runtime, db, judge, rule)
+        span.set(lambda: attr.verdicts(result))
+    return result
+
+
+def _verify(
+    case: GoldenCase,
+    payload: ChatPayload,
+    contract: ClaimContract,
+    runtime: BKGRuntime,
+    db: Database,
+    judge: JudgeClient | None,
+    rule: ToleranceRule,
 ) -> OracleResult:
     """Recompute the case's references live and give every claim a verdict.
 
@@ -134,31 +185,35 @@ def score(
     judge: JudgeClient | None = None,
     use_cache: bool = True,
     rubric: Rubric | None = None,
+    trace: CaseTrace = NO_TRACE,
 ) -> dict[str, DimensionResult]:
     """Every dimension of one case; without an LLM judge, on_topic and bkg use embeddings and
     content_quality is skipped. ``use_cache=False`` asks the judge afresh (repeated sampling).
-    With a ``rubric``, its ``rubric.<name>`` dimensions follow the built-in ones."""
-    dims = {
-        "oracle": _oracle_dimension(case, oracle),
-        "sql": sql_dimension(payload, bkg, live_catalog),
-        "safety": safety_dimension(case.question, payload.answer),
-        "latency": latency_dimension(payload, sla),
-        "routing": routing_dimension(case, payload),
-        "answered": answered_dimension(payload),
-        **_judged_dimensions(case, payload, oracle, bkg, judge, use_cache),
-    }
-    if rubric is not None:
-        dims.update(
-            rubric_dimensions(
-                rubric,
-                case,
-                payload,
-                oracle,
-                judge=judge,
-                intent=case.expected_intent,
-                use_cache=use_cache,
+    With a ``rubric``, its ``rubric.<name>`` dimensions follow the built-in ones. In the case's
+    trace, the scores are the attributes of the step's span, each judge call a span under it."""
+    with trace.span("scoring", "EVALUATOR") as span:
+        dims = {
+            "oracle": _oracle_dimension(case, oracle),
+            "sql": sql_dimension(payload, bkg, live_catalog),
+            "safety": safety_dimension(case.question, payload.answer),
+            "latency": latency_dimension(payload, sla),
+            "routing": routing_dimension(case, payload),
+            "answered": answered_dimension(payload),
+            **_judged_dimensions(case, payload, oracle, bkg, judge, use_cache),
+        }
+        if rubric is not None:
+            dims.update(
+                rubric_dimensions(
+                    rubric,
+                    case,
+                    payload,
+                    oracle,
+                    judge=judge,
+                    intent=case.expected_intent,
+                    use_cache=use_cache,
+                )
             )
-        )
+        span.set(lambda: attr.scores(dims))
     return dims
 
 

@@ -39,6 +39,7 @@ from eval_pipeline.core.steps import (
     verify,
     warm_embeddings,
 )
+from eval_pipeline.core.tracing.spans import CaseTrace, Tracer
 from eval_pipeline.pipeline.batch import (
     BATCH,
     GROUP,
@@ -127,6 +128,7 @@ def chatbot_responses(
     context: AssetExecutionContext,
     environment: EvalEnvironment,
     chatbot: ResourceParam[ChatbotAdapter],
+    tracer: ResourceParam[Tracer],
     golden_cases: Records,
 ) -> Output[Batch]:
     """Ask the chatbot every case of the batch concurrently; a failed call is that case's error.
@@ -147,14 +149,15 @@ def chatbot_responses(
         cases = {k: c for k in keys if (c := golden_case(golden_cases, k)) is not None}
         prefetch_schema(env.bkg)
 
-        def answer(case: GoldenCase) -> ChatPayload:
-            payload = prefetch_embeddings(ask(chatbot, case))
+        def answer(key: Key) -> ChatPayload:
+            case = cases[key]
+            payload = prefetch_embeddings(ask(chatbot, case, CaseTrace(tracer, *key)))
             versions = payload.data_fingerprints or current
             tables = case_tables(case, env.bkg, payload.sql_statements)
             payload.data_fingerprints = {t: versions[t] for t in tables if t in versions}
             return payload
 
-        out = map_concurrently(answer, cases, env.settings.concurrency)
+        out = map_concurrently(answer, {k: k for k in cases}, env.settings.concurrency)
         asked = len(out)
         for key in keys:
             if key not in out:
@@ -193,6 +196,7 @@ def chatbot_responses(
 def extracted_claims(
     context: AssetExecutionContext,
     environment: EvalEnvironment,
+    tracer: ResourceParam[Tracer],
     golden_cases: Records,
     chatbot_responses: Records,
 ) -> Output[Batch]:
@@ -209,7 +213,7 @@ def extracted_claims(
         case = golden_case(golden_cases, key)
         if case is None:
             return ClaimContract(case_id=key[1], method="none")
-        return extract(case, chatbot_responses[key], judge)
+        return extract(case, chatbot_responses[key], judge, CaseTrace(tracer, *key))
 
     def compute(keys: Sequence[Key]) -> dict[Key, ClaimContract]:
         return map_concurrently(extract_one, {k: k for k in keys}, step.env.settings.concurrency)
@@ -240,6 +244,7 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
     def oracle_verdicts(
         context: AssetExecutionContext,
         environment: EvalEnvironment,
+        tracer: ResourceParam[Tracer],
         golden_cases: Records,
         chatbot_responses: Records,
         extracted_claims: Records,
@@ -275,6 +280,7 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
                 env.db,
                 env.judge,
                 env.settings.tolerance_rule,
+                CaseTrace(tracer, *key),
             )
             changed = stale_tables(payload, current)
             if changed and payload.status == "ok":
@@ -318,6 +324,7 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
 def judge_scores(
     context: AssetExecutionContext,
     environment: EvalEnvironment,
+    tracer: ResourceParam[Tracer],
     golden_cases: Records,
     chatbot_responses: Records,
     oracle_verdicts: Records,
@@ -355,7 +362,11 @@ def judge_scores(
             out[key] = CaseScores(
                 case_id=case.id,
                 dimensions=env.score(
-                    case, payload, verdicts, use_cache=env.settings.judge_use_cache
+                    case,
+                    payload,
+                    verdicts,
+                    use_cache=env.settings.judge_use_cache,
+                    trace=CaseTrace(tracer, *key),
                 ),
                 has_expected_answer=case.has_expected_answer,
                 has_reference=bool(case.reference),

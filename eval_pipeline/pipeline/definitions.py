@@ -7,6 +7,7 @@ import json
 from dagster import Definitions, ExecutorDefinition
 
 from eval_pipeline.core.adapters.base import ChatbotAdapter
+from eval_pipeline.core.tracing.spans import Tracer
 from eval_pipeline.pipeline.case_assets import (
     build_oracle_verdicts,
     chatbot_responses,
@@ -17,7 +18,7 @@ from eval_pipeline.pipeline.case_assets import (
 )
 from eval_pipeline.pipeline.executors import build_executor
 from eval_pipeline.pipeline.io_manager import ResultsIOManager
-from eval_pipeline.pipeline.resources import EvalEnvironment, chatbot_resource
+from eval_pipeline.pipeline.resources import EvalEnvironment, chatbot_resource, tracer_resource
 from eval_pipeline.pipeline.run_assets import build_eval_run, eval_report
 from eval_pipeline.pipeline.sensors import (
     cases_job,
@@ -44,9 +45,11 @@ def build_definitions(
     overrides: dict[str, str] | None = None,
     executor: ExecutorDefinition | None = None,
     chatbot: ChatbotAdapter | None = None,
+    tracer: Tracer | None = None,
 ) -> Definitions:
-    """Every job runs its steps with ``executor``, by default the one ``EVAL_EXECUTOR`` names, and
-    asks ``chatbot``, by default the one ``EVAL_CHATBOT_*`` describe."""
+    """Every job runs its steps with ``executor``, by default the one ``EVAL_EXECUTOR`` names,
+    asks ``chatbot``, by default the one ``EVAL_CHATBOT_*`` describe, and traces to ``tracer``,
+    by default one per run as ``EVAL_OTEL_*`` describe."""
     environment = EvalEnvironment(overrides=overrides or {})
     settings = load_settings(**(overrides or {}))
     tables = bkg_table_names(settings)
@@ -66,6 +69,7 @@ def build_definitions(
         resources={
             "environment": environment,
             "chatbot": chatbot or chatbot_resource.configured({"overrides": overrides or {}}),
+            "tracer": tracer or tracer_resource.configured({"overrides": overrides or {}}),
             "results_io_manager": ResultsIOManager(environment=environment),
         },
         executor=executor or build_executor(settings.executor),

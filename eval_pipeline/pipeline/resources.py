@@ -6,7 +6,9 @@ from dagster import ConfigurableResource, Field, InitResourceContext, resource
 from pydantic import PrivateAttr
 
 from eval_pipeline.core.adapters.base import ChatbotAdapter
-from eval_pipeline.environment import Environment, build_adapter
+from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.core.tracing.spans import Tracer
+from eval_pipeline.environment import Environment, build_adapter, build_tracer
 from eval_pipeline.settings import load_settings
 
 
@@ -47,3 +49,21 @@ def chatbot_resource(context: InitResourceContext) -> Iterator[ChatbotAdapter]:
         yield adapter
     finally:
         adapter.close()
+
+
+@resource(
+    config_schema={"overrides": Field(dict, default_value={})},
+    description="Where the cases' traces go (EVAL_OTEL_*); records nothing without an endpoint.",
+)
+def tracer_resource(context: InitResourceContext) -> Iterator[Tracer]:
+    """Built from settings; when the run ends, what is still unsent gets the bounded flush and
+    the export counts go to the results store for the run summary. A runner may install one
+    tracer for all the runs of an evaluation instead (``runner.evaluate``)."""
+    settings = load_settings(**context.resource_config["overrides"])
+    tracer = build_tracer(settings)
+    try:
+        yield tracer
+    finally:
+        counts = tracer.close()
+        if counts:
+            ResultsStore(settings.results_store_url).record_trace_exports(context.run_id, counts)

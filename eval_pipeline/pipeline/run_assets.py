@@ -17,6 +17,7 @@ from dagster import (
     MetadataValue,
     Output,
     PythonObjectDagsterType,
+    ResourceParam,
     asset,
 )
 
@@ -25,6 +26,7 @@ from eval_pipeline.core.analysis.compare import compare_runs
 from eval_pipeline.core.report.claim_results import write_summary
 from eval_pipeline.core.report.html import render_report
 from eval_pipeline.core.results_store import RUN_WIDE, ResultsStore
+from eval_pipeline.core.tracing.spans import Tracer
 from eval_pipeline.pipeline.batch import (
     GROUP,
     IO,
@@ -34,6 +36,7 @@ from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
 from eval_pipeline.pipeline.io_manager import IN_CHUNKS, Batch, StoredRecords
 from eval_pipeline.pipeline.partitions import BY_RUN, RUNS
 from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.traces import export_summary, trace_outcomes
 from eval_pipeline.versions import STAGE_VERSIONS
 
 HISTORY_RUNS = 20
@@ -96,6 +99,7 @@ def build_eval_run(blocking: bool) -> Any:
     def eval_run(
         context: AssetExecutionContext,
         environment: EvalEnvironment,
+        tracer: ResourceParam[Tracer],
         judge_scores: StoredRecords,
     ) -> Iterator[Output[Batch] | AssetCheckResult]:
         """Weighted overall score and soft gates per case; coverage and pass rate for the run."""
@@ -120,7 +124,9 @@ def build_eval_run(blocking: bool) -> Any:
             )
         run_dir = env.settings.reports_dir / run_key
         summary = summarize_run(run_key, outcomes, report_path=str(run_dir / "report.html"))
-        calls, reused = provenance(env.store, run_key, [o.case_id for o in outcomes])
+        calls, reused, run_ids = provenance(env.store, run_key, [o.case_id for o in outcomes])
+        trace_outcomes(env, tracer, run_key, outcomes, reused)
+        summary["trace_export"] = export_summary(env, tracer, run_key, context.run_id, run_ids)
         summary["calls"] = calls
         summary["cost"] = run_cost(costs)
         baseline = baseline_summary(env.store, run_key, env.settings.baseline_run)
@@ -179,8 +185,9 @@ def build_eval_run(blocking: bool) -> Any:
 
 def provenance(
     store: ResultsStore, run_key: str, case_ids: Sequence[str]
-) -> tuple[dict[str, int], set[str]]:
-    """Calls made since the run's previous summary, and the cases nothing was recomputed for.
+) -> tuple[dict[str, int], set[str], set[str]]:
+    """Calls made since the run's previous summary, the cases nothing was recomputed for, and
+    the Dagster runs that recomputed something.
 
     A case is reused when every per-case step's current record was reused, or predates the
     previous summary (an evaluation that found the case up to date did not run it again).
@@ -195,7 +202,7 @@ def provenance(
         run_ids |= {row.dagster_run_id for row in fresh.values()}
         reused -= {case_id for case_id, row in fresh.items() if not row.reused}
         reused &= set(rows)
-    return store.calls_for(run_ids), reused
+    return store.calls_for(run_ids), reused, run_ids
 
 
 def baseline_summary(store: ResultsStore, run_key: str, configured: str) -> dict[str, Any] | None:

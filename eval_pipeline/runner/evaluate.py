@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager, closing, nullcontext
+from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -26,7 +26,8 @@ from eval_pipeline.core.lineage.up_to_date import up_to_date_cases
 from eval_pipeline.core.preflight import judge_problems, warehouse_problems
 from eval_pipeline.core.problems import InputError
 from eval_pipeline.core.steps import prefetch_schema
-from eval_pipeline.environment import Environment
+from eval_pipeline.core.tracing.spans import Tracer
+from eval_pipeline.environment import Environment, build_tracer
 from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
 from eval_pipeline.pipeline.definitions import build_definitions
 from eval_pipeline.pipeline.partitions import (
@@ -125,17 +126,18 @@ def run_assets(
     tags: Mapping[str, str] | None = None,
     partition_key: str | None = None,
     chatbot: ChatbotAdapter | None = None,
+    tracer: Tracer | None = None,
 ) -> None:
     """One Dagster run of ``selection`` on the executor ``EVAL_EXECUTOR`` names.
 
     In process this is ``materialize`` without keeping the run's events and outputs in memory,
-    its steps asking ``chatbot`` if given; otherwise the run is the code location's job for the
-    selection, which each step's process (a subprocess, a Celery worker) rebuilds from
-    ``overrides`` and its environment, chatbot included.
+    its steps asking ``chatbot`` and tracing to ``tracer`` if given; otherwise the run is the
+    code location's job for the selection, which each step's process (a subprocess, a Celery
+    worker) rebuilds from ``overrides`` and its environment, chatbot and tracer included.
     """
     executor = load_settings(**overrides).executor
     if executor == "in_process":
-        defs = build_definitions(dict(overrides), chatbot=chatbot)
+        defs = build_definitions(dict(overrides), chatbot=chatbot, tracer=tracer)
         run = prepare_materialization(
             defs, selection, instance, run_config=QUIET, tags=tags, partition_key=partition_key
         )
@@ -292,7 +294,12 @@ def evaluate(
         limit = CallLimit(env.settings.concurrency)
         answers = AnswersAhead()
         in_process = env.settings.executor == "in_process"
-        with asking_first_rounds(env, run_key, selected, limit, answers) as asked_ahead:
+        # in process, one tracer for every run of the evaluation: one flush, in the summary
+        tracer = build_tracer(env.settings, env.redactor) if in_process else None
+        with (
+            closing_tracer(tracer),
+            asking_first_rounds(env, run_key, selected, limit, answers) as asked_ahead,
+        ):
             instance = instance or dagster_instance(env.settings)
             ordered = register_partitions(instance, run_key, list(env.cases))
             observe_unseen_tables(instance, env)
@@ -310,6 +317,7 @@ def evaluate(
                     chatbot=partial(WaveChatbot, env.adapter, limit, answers=answers)
                     if in_process
                     else None,
+                    tracer=tracer,
                 )
         prune_runs(instance, env.settings.retain_runs)
         return env.store.run_record("eval_run", run_key)
@@ -326,6 +334,7 @@ def materialize_graph(
     limit: CallLimit,
     asked_ahead: int,
     chatbot: Callable[[float], ChatbotAdapter] | None,
+    tracer: Tracer | None = None,
 ) -> None:
     """The Dagster runs of ``evaluate``: changed golden cases, the cases not up to date in
     overlapping waves (stale ones once more), then the run-level assets.
@@ -337,7 +346,7 @@ def materialize_graph(
     cases = env.cases
 
     def run(selection: Sequence[str], extra: Mapping[str, str], **kwargs: Any) -> None:
-        run_assets(instance, selection, {**overrides, **extra}, **kwargs)
+        run_assets(instance, selection, {**overrides, **extra}, tracer=tracer, **kwargs)
 
     position = {key: i for i, key in enumerate(ordered)}
 
@@ -375,7 +384,7 @@ def materialize_graph(
     prepared: list[PreparedRun] = []
 
     def prepare_summary() -> None:
-        defs = build_definitions(dict(overrides))
+        defs = build_definitions(dict(overrides), tracer=tracer)
         summary = prepare_materialization(
             defs, RUN_ASSETS, instance, run_config=QUIET, partition_key=run_key
         )
@@ -404,6 +413,17 @@ def materialize_graph(
     finally:
         for unused in prepared:  # a wave failed: the summary never starts
             unused.discard()
+
+
+@contextmanager
+def closing_tracer(tracer: Tracer | None) -> Iterator[None]:
+    """Close the evaluation's tracer however it ends; its spans were counted by the summary's
+    flush, so what is left here (an evaluation that failed before its summary) is dropped."""
+    try:
+        yield
+    finally:
+        if tracer is not None:
+            tracer.close()
 
 
 def summary_path(summary: Mapping[str, Any]) -> Path:

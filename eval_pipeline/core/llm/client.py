@@ -36,6 +36,7 @@ from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.core.results_store import engine_with_tables
+from eval_pipeline.core.tracing.calls import traced_chat, traced_judge
 
 log = logging.getLogger(__name__)
 
@@ -300,6 +301,7 @@ class JudgeClient:
 
     # ------------------------------------------------------------------ public call
 
+    @traced_judge
     def judge(
         self,
         messages: Sequence[Mapping[str, Any]],
@@ -344,6 +346,7 @@ class JudgeClient:
             self.cache.put(key, call, now=self._clock())
         return call
 
+    @traced_chat
     def chat(
         self,
         messages: Sequence[Mapping[str, Any]],

@@ -42,6 +42,7 @@ from eval_pipeline.core.models import (
     Unit,
     Verdict,
 )
+from eval_pipeline.core.tracing.calls import traced_tool
 from eval_pipeline.core.warehouse.bkg_runtime import (
     BKGRuntime,
     describe_error,
@@ -599,6 +600,7 @@ class _Verifier:
             return text[:_MAX_TOOL_CHARS] + "… (truncated)"
         return text
 
+    @traced_tool
     def _dispatch(self, provider_id: str, name: str, raw: str) -> dict[str, Any]:
         evidence_id = f"T{len(self.log.calls) + 1}"
         args: _Strict | str

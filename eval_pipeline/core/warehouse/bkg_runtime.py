@@ -36,6 +36,7 @@ from eval_pipeline.core.models import (
     Reference,
     ReferenceValue,
 )
+from eval_pipeline.core.tracing.calls import traced_reference
 from eval_pipeline.core.warehouse.bkg_process import (
     BKGProcess,
     Loaded,
@@ -415,6 +416,7 @@ class BKGRuntime:
             raise known
         return copy.deepcopy(known)
 
+    @traced_reference
     def evaluate(self, ref: Reference, db: Database) -> ReferenceValue:
         """The reference recomputed live as a JSON-safe value; errors land in ``error``."""
         try:

@@ -1,0 +1,185 @@
+"""The tracing interface and its OpenTelemetry exporter, against a real loopback OTLP/HTTP
+receiver (``otlp_receiver``): ids, parents, attributes, redaction, and what an endpoint that is
+down, slow or refusing costs (a bounded flush) and shows (counted failures with a reason)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from eval_pipeline.core.tracing import spans
+from eval_pipeline.core.tracing.config import TraceSettings, parse_headers, traces_url
+from eval_pipeline.core.tracing.otel import OTelTracer
+from eval_pipeline.core.tracing.spans import NO_SPAN, NO_TRACE, CaseTrace, case_trace_ids
+from eval_pipeline_tests.otlp_receiver import OTLPReceiver, down_url
+
+SECRET = "c2VjcmV0LXB1YmxpYzpzZWNyZXQta2V5"  # what an Authorization header would carry
+
+
+def tracer_for(url: str, **settings: object) -> OTelTracer:
+    values: dict[str, object] = {
+        "endpoint": url,
+        "headers": f"Authorization=Basic%20{SECRET},x-team=evals",
+        "flush_timeout_s": 2.0,
+        **settings,
+    }
+    return OTelTracer(TraceSettings.model_validate(values))
+
+
+def one_case(tracer: OTelTracer, run_key: str = "run-1", case_id: str = "TC_1") -> None:
+    """A step span with a nested call, a finished span, and the case's root, as a run makes."""
+    trace = CaseTrace(tracer, run_key, case_id)
+    with trace.span("claim extraction", "CHAIN", {"input.value": "Revenue was $5."}) as step:
+        with spans.span("judge contract", "LLM", lambda: {"llm.model_name": "m"}) as call:
+            call.set({"llm.token_count.prompt": 12, "leak": f"header was Basic {SECRET}"})
+        step.set(lambda: {"eval.claims.count": 1, "skipped": None})
+    trace.record("chatbot call", "AGENT", {"output.value": "a"}, start_s=100.0, end_s=101.5)
+    tracer.case_root(run_key, case_id, {"input.value": "q"}, start_s=99.0, end_s=200.0)
+
+
+@pytest.fixture
+def receiver() -> Iterator[OTLPReceiver]:
+    with OTLPReceiver() as rx:
+        yield rx
+
+
+def test_without_a_current_span_nothing_is_built_or_recorded() -> None:
+    def boom() -> dict[str, object]:
+        raise AssertionError("attributes built with tracing off")
+
+    with spans.span("judge", "LLM", boom) as current:
+        assert current is NO_SPAN
+        current.set(boom)
+    with NO_TRACE.span("scoring", "EVALUATOR", boom) as step:
+        assert step is NO_SPAN
+    NO_TRACE.record("chatbot call", "AGENT", boom, start_s=0, end_s=1)
+    assert NO_TRACE.tracer.flush() == {} and NO_TRACE.tracer.close() == {}
+
+
+def test_case_trace_ids_are_the_same_everywhere_and_differ_per_case_run_and_service() -> None:
+    first = case_trace_ids("eval_pipeline", "run-1", "TC_1")
+    assert first == case_trace_ids("eval_pipeline", "run-1", "TC_1")
+    others = {
+        case_trace_ids("eval_pipeline", "run-1", "TC_2"),
+        case_trace_ids("eval_pipeline", "run-2", "TC_1"),
+        case_trace_ids("other", "run-1", "TC_1"),
+    }
+    assert first not in others and len(others) == 3
+    trace_id, root_id = first
+    assert 0 < trace_id < 2**128 and 0 < root_id < 2**64
+
+
+def test_headers_and_endpoints_as_users_write_them() -> None:
+    assert parse_headers("Authorization=Basic%20abc%3D%3D, x-a = b") == {
+        "Authorization": "Basic abc==",
+        "x-a": "b",
+    }
+    with pytest.raises(ValueError) as problem:
+        parse_headers("Authorization Basic sk-secret-value")
+    assert "sk-secret-value" not in str(problem.value)
+    assert traces_url("http://h:4318") == "http://h:4318/v1/traces"
+    assert traces_url("https://cloud.langfuse.com/api/public/otel/") == (
+        "https://cloud.langfuse.com/api/public/otel/v1/traces"
+    )
+    assert traces_url("http://h:6006/v1/traces") == "http://h:6006/v1/traces"
+
+
+def test_a_case_is_one_trace_whose_spans_hang_from_the_root(receiver: OTLPReceiver) -> None:
+    tracer = tracer_for(receiver.url)
+    one_case(tracer)
+    counts = tracer.close()
+    got = {s["name"]: s for s in receiver.wait_for(4)}
+    assert set(got) == {"claim extraction", "judge contract", "chatbot call", "case TC_1"}
+    trace_id, root_id = case_trace_ids("eval_pipeline", "run-1", "TC_1")
+    assert {s["trace_id"] for s in got.values()} == {f"{trace_id:032x}"}
+    root = got["case TC_1"]
+    assert root["span_id"] == f"{root_id:016x}" and root["parent_id"] == ""
+    assert got["claim extraction"]["parent_id"] == root["span_id"]
+    assert got["chatbot call"]["parent_id"] == root["span_id"]
+    assert got["judge contract"]["parent_id"] == got["claim extraction"]["span_id"]
+    # finished spans keep the times they were given
+    assert got["chatbot call"]["start_ns"] == 100 * 10**9
+    assert got["chatbot call"]["end_ns"] == int(101.5 * 10**9)
+    step = got["claim extraction"]["attributes"]
+    assert step["openinference.span.kind"] == "CHAIN" and step["eval.claims.count"] == 1
+    assert step["session.id"] == "run-1" and step["eval.case_id"] == "TC_1"
+    assert "skipped" not in step
+    assert got["judge contract"]["attributes"]["llm.token_count.prompt"] == 12
+    assert root["resource"]["service.name"] == "eval_pipeline"
+    assert root["resource"]["openinference.project.name"] == "eval_pipeline"
+    # the headers go to the endpoint, and nowhere into what it stores
+    assert receiver.headers[0]["authorization"] == f"Basic {SECRET}"
+    assert receiver.headers[0]["x-team"] == "evals"
+    assert not any(SECRET.encode() in body for body in receiver.bodies)
+    assert "[redacted:otel_headers]" in got["judge contract"]["attributes"]["leak"]
+    assert counts["run-1"].spans == 4 and counts["run-1"].failed == 0
+    assert counts["run-1"].failed_cases == frozenset() and counts["run-1"].reason == ""
+
+
+def test_a_failing_attribute_builder_loses_its_attributes_never_the_call(
+    receiver: OTLPReceiver,
+) -> None:
+    tracer = tracer_for(receiver.url)
+    trace = CaseTrace(tracer, "run-1", "TC_1")
+
+    def broken() -> dict[str, object]:
+        raise KeyError("no such field")
+
+    with trace.span("scoring", "EVALUATOR", broken) as step:
+        step.set(broken)
+        step.set({"eval.oracle.score": 1.0})
+        result = 42
+    assert result == 42
+    tracer.close()
+    (span,) = receiver.wait_for(1)
+    assert span["attributes"]["eval.oracle.score"] == 1.0
+
+
+def test_an_exception_in_a_span_marks_it_failed_and_still_escapes(receiver: OTLPReceiver) -> None:
+    tracer = tracer_for(receiver.url)
+    with pytest.raises(RuntimeError), CaseTrace(tracer, "r", "c").span("verification", "CHAIN"):
+        raise RuntimeError("verifier exploded")
+    tracer.close()
+    (span,) = receiver.wait_for(1)
+    assert span["status"] == 2 and "verifier exploded" in span["status_message"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("down", "Connection refused"),
+        ("status", "HTTP 401 Unauthorized: invalid credentials"),
+        ("slow", "not sent within the 2 s flush timeout"),
+    ],
+)
+def test_export_failures_are_counted_with_a_reason_and_the_flush_is_bounded(
+    mode: str, reason: str
+) -> None:
+    with OTLPReceiver("ok" if mode == "down" else mode, delay_s=60, status=401) as receiver:
+        url = down_url() if mode == "down" else receiver.url
+        tracer = tracer_for(url, export_timeout_s=60.0)
+        for case_id in ("TC_1", "TC_2"):
+            one_case(tracer, case_id=case_id)
+        started = time.monotonic()
+        counts = tracer.close()
+        took = time.monotonic() - started
+    assert took < 2.0 + 3.0, f"close waited {took:.1f} s with a 2 s flush timeout"
+    run = counts["run-1"]
+    assert (run.spans, run.exported) == (8, 0)
+    assert run.failed_cases == {"TC_1", "TC_2"}
+    assert reason in run.reason, run.reason
+    assert SECRET not in run.reason
+    assert receiver.spans == []
+
+
+def test_after_a_flush_timeout_nothing_more_is_sent_and_it_is_counted() -> None:
+    with OTLPReceiver("slow", delay_s=60) as receiver:
+        tracer = tracer_for(receiver.url, flush_timeout_s=0.5)
+        one_case(tracer)
+        assert tracer.flush()["run-1"].exported == 0
+        one_case(tracer, run_key="run-2")
+        counts = tracer.close()
+    assert counts["run-2"].spans == 4 and counts["run-2"].exported == 0
+    assert "flush timeout" in counts["run-2"].reason
