@@ -3,8 +3,13 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# The trace server of the tests (Arize Phoenix) lives in a virtualenv of its own: its
+# dependencies clash with Dagster's, and the tests only talk to it over HTTP.
+PHOENIX_VENV := .venv-phoenix
+PHOENIX_STAMP := $(PHOENIX_VENV)/.installed-stamp
+PHOENIX_REQUIREMENTS := eval_pipeline_tests/phoenix-requirements.txt
 
-.PHONY: setup demo test lint pytest bench dev clean
+.PHONY: setup setup-phoenix demo test lint pytest bench dev clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,6 +20,14 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+$(PHOENIX_STAMP): $(PHOENIX_REQUIREMENTS)
+	test -x $(PHOENIX_VENV)/bin/python || $(PYTHON) -m venv $(PHOENIX_VENV)
+	$(PHOENIX_VENV)/bin/python -m pip install --quiet --upgrade "pip==26.3"
+	$(PHOENIX_VENV)/bin/python -m pip install --quiet -r $(PHOENIX_REQUIREMENTS)
+	touch $(PHOENIX_STAMP)
+
+setup-phoenix: $(PHOENIX_STAMP)
+
 demo: setup
 	$(BIN)/eval-pipeline demo
 
@@ -23,7 +36,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-pytest: setup
+pytest: setup setup-phoenix
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 test: lint pytest

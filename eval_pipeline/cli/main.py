@@ -49,6 +49,10 @@ def _print_summary(summary: dict[str, Any]) -> None:
             if states.get("error")
         )
         print(f"cases in error by cause: {kinds}; dimensions in error: {erred or 'none'}")
+    traces = summary.get("trace_export")
+    if traces:
+        lost = f", {traces['failed']} failed ({traces['reason']})" if traces["failed"] else ""
+        print(f"traces: {traces['exported']}/{traces['spans']} spans to {traces['endpoint']}{lost}")
     print(f"report: {summary['report_path']}")
 
 

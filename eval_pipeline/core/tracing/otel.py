@@ -79,6 +79,7 @@ class _RecordingSession(requests.Session):
             found = _ERRNO.search(str(exc))
             self.problem = f"{type(exc).__name__}: {found.group(1) if found else 'no connection'}"
             raise
+        self.problem = ""
         if response.status_code >= 400:
             body = " ".join(response.text.split())[:160]
             detail = f": {self._redact(body)}" if body else ""
@@ -380,8 +381,10 @@ class OTelTracer(Tracer):
 
             threading.Thread(target=send_all, name="otel-flush", daemon=True).start()
             if not done.wait(max(0.0, deadline - time.monotonic())):
-                timeout = self.settings.flush_timeout_s
-                self._stop(f"not sent within the {timeout:g} s flush timeout", deadline)
+                reason = f"not sent within the {self.settings.flush_timeout_s:g} s flush timeout"
+                if self._session.problem:  # an export still retrying
+                    reason += f"; last attempt: {self._session.problem} ({self.url})"
+                self._stop(reason, deadline)
         fallback = self._stop_reason or "dropped before sending (the export queue was full)"
         return self._counts.take(fallback)
 
