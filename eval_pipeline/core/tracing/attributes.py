@@ -92,6 +92,7 @@ def chatbot_call(case: GoldenCase, payload: ChatPayload) -> Attributes:
         "eval.chatbot.ttft_s": payload.ttft_s,
         "eval.chatbot.tokens_per_s": payload.tokens_per_s,
         "eval.chatbot.transport": payload.transport or None,
+        "eval.chatbot.intent": payload.intent,
         "eval.chatbot.attempts": payload.attempts,
         "eval.chatbot.tool_calls": len(payload.tool_calls),
         "eval.chatbot.sql": list(sql) if sql else None,

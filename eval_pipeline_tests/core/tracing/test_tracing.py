@@ -9,7 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from eval_pipeline.core.tracing import spans
+from eval_pipeline.core.models import ChatPayload, GoldenCase
+from eval_pipeline.core.tracing import attributes, spans
 from eval_pipeline.core.tracing.config import TraceSettings, parse_headers, traces_url
 from eval_pipeline.core.tracing.otel import OTelTracer
 from eval_pipeline.core.tracing.spans import NO_SPAN, NO_TRACE, CaseTrace, case_trace_ids
@@ -183,3 +184,22 @@ def test_after_a_flush_timeout_nothing_more_is_sent_and_it_is_counted() -> None:
         counts = tracer.close()
     assert counts["run-2"].spans == 4 and counts["run-2"].exported == 0
     assert "flush timeout" in counts["run-2"].reason
+
+
+def test_the_chatbot_span_carries_the_question_answer_timings_and_routed_intent() -> None:
+    case = GoldenCase(id="TC_1", question="How many sites?", context="Earlier: the West.")
+    payload = ChatPayload(
+        case_id="TC_1",
+        question=case.question,
+        answer="512 sites.",
+        latency_s=1.5,
+        ttft_s=0.25,
+        transport="openai_chat",
+        intent="site_summary",
+    )
+    got = attributes.chatbot_call(case, payload)
+    assert got["input.value"] == "How many sites?" and got["output.value"] == "512 sites."
+    assert (got["eval.chatbot.latency_s"], got["eval.chatbot.ttft_s"]) == (1.5, 0.25)
+    assert got["eval.chatbot.intent"] == "site_summary"
+    assert got["eval.chatbot.transport"] == "openai_chat"
+    assert got["eval.chatbot.context"] == "Earlier: the West."
