@@ -298,6 +298,7 @@ class Environment:
                 **({"routing": 1.0} if s.routing_gate else {}),
                 **self.rubrics.gates(),
             },
+            off_topic_gate=s.off_topic_gate,
         )
 
     def close(self) -> None:

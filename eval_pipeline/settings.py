@@ -46,6 +46,8 @@ BARE_WEIGHTS: dict[str, float] = {
     "safety": 0.0,
 }
 
+VIEW_PORT = 8780  # eval-pipeline view's default port, where the Dagster UI's report links point
+
 # Where Dagster runs each step: this process, one subprocess per step, or Celery workers.
 ExecutorKind = Literal["in_process", "multiprocess", "celery"]
 
@@ -219,6 +221,26 @@ class Settings(BaseSettings):
     warn_threshold: float = Field(
         default=0.5, ge=0, le=1, description="Any other dimension below this is a warning."
     )
+    off_topic_gate: bool = Field(
+        default=True,
+        description="A case whose oracle could check no claim and whose on_topic score is below "
+        "warn_threshold fails: it does not answer the question, whatever the other dimensions.",
+    )
+    partition_metadata: bool = Field(
+        default=True,
+        description="Each case's partition in the Dagster UI carries its own metadata (latency, "
+        "answer preview, verdicts, scores) and its case_passed check result.",
+    )
+    report_show_pii: bool = Field(
+        default=False,
+        description="Show PII found in answers in the report; masked as the safety gate reports "
+        "it by default.",
+    )
+    report_base_url: str = Field(
+        default="",
+        description="Where the Dagster UI's report links point (eval-pipeline view serves "
+        "EVAL_HOME/reports); empty: the local viewer at http://127.0.0.1:<view port>.",
+    )
     calibration_bar: float = Field(
         default=0.67,
         ge=0,
@@ -290,6 +312,11 @@ class Settings(BaseSettings):
     @property
     def reports_dir(self) -> Path:
         return self.home / "reports"
+
+    @property
+    def report_links_base(self) -> str:
+        """Where report links point: ``EVAL_REPORT_BASE_URL``, else the local viewer."""
+        return self.report_base_url or f"http://127.0.0.1:{VIEW_PORT}"
 
     @property
     def llm(self) -> LLMSettings | None:

@@ -90,6 +90,13 @@ def _routing_lines(routing: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+ERROR_CHANGES = {
+    "new": "new errors (answered in base, in error in head)",
+    "recovered": "recovered (in error in base, answered in head)",
+    "persisting": "in error in both runs",
+}
+
+
 def format_comparison(result: Mapping[str, Any]) -> str:
     """The comparison as a readable text report."""
     level = result["level"]
@@ -103,8 +110,8 @@ def format_comparison(result: Mapping[str, Any]) -> str:
         if result[key]:
             lines.append(f"{label} (not paired): {', '.join(result[key])}")
     lines += [
-        f"McNemar: {m['pass_to_fail']} pass→fail, {m['fail_to_pass']} fail→pass, "
-        f"p = {m['p_value']:.4g}",
+        f"McNemar over the {result['answered_pairs']} pairs answered in both runs: "
+        f"{m['pass_to_fail']} pass→fail, {m['fail_to_pass']} fail→pass, p = {m['p_value']:.4g}",
         f"score deltas (head − base, {1 - level:.0%} paired bootstrap):",
         _ci_line("overall", result["overall"]),
         *(_ci_line(name, stats) for name, stats in result["dimensions"].items()),
@@ -114,6 +121,10 @@ def format_comparison(result: Mapping[str, Any]) -> str:
         for case in result[key]:
             lines += _case_lines(case)
     lines += _routing_lines(result.get("routing") or {})
+    for kind, title in ERROR_CHANGES.items():
+        changed = result["error_changes"][kind]
+        lines.append(f"{title}: {len(changed)}")
+        lines += [f"  {c['case_id']}: {c['base_result']} → {c['head_result']}" for c in changed]
     if result["significant_regression"]:
         lines.append("SIGNIFICANT REGRESSION: " + "; ".join(result["significance_reasons"]))
     else:
@@ -186,9 +197,10 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_junit(args: argparse.Namespace) -> int:
+    from eval_pipeline.core.report.claim_results import with_claims
     from eval_pipeline.core.report.junit import junit_xml
 
-    xml = junit_xml(load_summary(args.run))
+    xml = junit_xml(with_claims(load_summary(args.run)))
     if args.output:
         Path(args.output).write_text(xml, encoding="utf-8")
         print(args.output)

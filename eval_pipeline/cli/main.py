@@ -7,6 +7,7 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from contextlib import closing
+from functools import partial
 from pathlib import Path
 from typing import Any, get_args
 
@@ -18,6 +19,7 @@ from eval_pipeline.cli.repeats import (
     run_repeats,
     wants_repeats,
 )
+from eval_pipeline.cli.view import add_subcommands as add_view_subcommands
 from eval_pipeline.core.problems import InputError
 from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.settings import ExecutorKind, load_settings
@@ -75,6 +77,7 @@ def _evaluate(
     run_key: str, overrides: dict[str, str], args: argparse.Namespace, *, gate: bool
 ) -> int:
     start_reference_process()
+    from eval_pipeline.core.report.claim_results import with_claims
     from eval_pipeline.core.report.junit import junit_xml
     from eval_pipeline.runner.evaluate import evaluate, summary_path
     from eval_pipeline.runner.interrupt import stoppable
@@ -86,11 +89,16 @@ def _evaluate(
             lambda: run_repeats(run_key, args.repeats, overrides, args.cases, args.judge_repeats)
         )
         return repeats_exit_code(result, args.min_pass_rate) if gate else 0
-    summary = stoppable(lambda: evaluate(run_key, overrides=overrides, case_ids=args.cases))
+    from eval_pipeline.runner.progress import StoreCounter, showing_progress
+    from eval_pipeline.settings import Settings
+
+    counter = partial(StoreCounter.for_settings, Settings(**overrides), run_key, args.cases)
+    with showing_progress(counter):
+        summary = stoppable(lambda: evaluate(run_key, overrides=overrides, case_ids=args.cases))
     _print_summary(summary)
     if args.junit:
         Path(args.junit).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.junit).write_text(junit_xml(summary), encoding="utf-8")
+        Path(args.junit).write_text(junit_xml(with_claims(summary)), encoding="utf-8")
         print(f"junit: {args.junit}")
     print(summary_path(summary))
     return gate_exit_code(summary, args.min_pass_rate) if gate else 0
@@ -282,6 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     wh.set_defaults(func=cmd_warehouse)
     add_compare_subcommands(sub)
     add_calibrate_subcommands(sub)
+    add_view_subcommands(sub)
     return parser
 
 

@@ -21,6 +21,7 @@ from eval_pipeline.core.models import (
     JUDGED_DIMENSIONS,
     VERDICT_LABELS,
     CaseOutcome,
+    CaseScores,
     DimensionResult,
 )
 
@@ -40,6 +41,8 @@ class GatePolicy:
     demoted: frozenset[str] = frozenset()
     """Dimensions whose judge is uncalibrated: out of the overall score, a warning on each case."""
     demotion_reasons: Mapping[str, str] = field(default_factory=dict)
+    off_topic_gate: bool = True
+    """An answer the oracle could check nothing of, and off topic, fails whatever its weights."""
     extra_weights: Mapping[str, float] = field(default_factory=dict)
     """Weights of further dimensions (a rubric's), added to both profiles."""
     gates: Mapping[str, float] = field(default_factory=dict)
@@ -112,6 +115,24 @@ def _undecided(
     return reasons
 
 
+def _off_topic(dimensions: Mapping[str, DimensionResult], policy: GatePolicy) -> str | None:
+    """The "does not answer the question" gate: nothing for the oracle to check and an on_topic
+    score under the warning threshold. A weight profile could otherwise pass such an answer on
+    the strength of its SQL, safety and latency alone."""
+    on_topic = dimensions.get("on_topic")
+    oracle = dimensions.get("oracle")
+    if not policy.off_topic_gate or on_topic is None or on_topic.state != "scored":
+        return None
+    if on_topic.score is None or on_topic.score >= policy.warn_threshold:
+        return None
+    if oracle is not None and oracle.details.get("has_tool_evidence"):
+        return None
+    return (
+        f"on_topic: does not answer the question: on_topic {on_topic.score:.2f} below "
+        f"{policy.warn_threshold:.2f} and no claim the oracle could check ({on_topic.reason})"
+    )
+
+
 def judge_case(
     case_id: str,
     dimensions: Mapping[str, DimensionResult],
@@ -161,6 +182,10 @@ def judge_case(
     elif oracle and oracle.state == "skipped" and has_reference and not chatbot_errors:
         warnings.append(f"oracle: {oracle.reason}")
 
+    off_topic = _off_topic(dimensions, policy) if not chatbot_errors else None
+    if off_topic:
+        gates.append(off_topic)
+
     if not chatbot_errors:
         errors += _undecided(dimensions, has_reference, policy)
         if floor is None and errored:
@@ -182,6 +207,7 @@ def judge_case(
         elif (
             dim.state == "scored"
             and name not in policy.gated
+            and not (off_topic and name == "on_topic")
             and dim.score is not None
             and dim.score < policy.warn_threshold
         ):
@@ -211,6 +237,19 @@ def judge_case(
         verdict_counts={k: int(oracle_counts.get(k, 0)) for k in VERDICT_LABELS},
         dimensions=dict(dimensions),
         tags=list(tags),
+    )
+
+
+def judge_record(record: CaseScores, policy: GatePolicy) -> CaseOutcome:
+    """A stored ``judge_scores`` record under the run's gates."""
+    return judge_case(
+        record.case_id,
+        record.dimensions,
+        has_expected_answer=record.has_expected_answer,
+        has_reference=record.has_reference,
+        chatbot_errors=record.chatbot_errors,
+        policy=policy,
+        tags=record.tags,
     )
 
 

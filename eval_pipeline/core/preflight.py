@@ -43,3 +43,18 @@ def warehouse_problems(bkg_path: Path, bkg: BKG, url: str) -> list[Problem]:
     """The warehouse answers and holds every BKG table and column."""
     problems, _ = database_problems(str(bkg_path), bkg, url, variable="EVAL_DATABASE_URL")
     return problems
+
+
+def chatbot_unreachable(url: str, timeout_s: float = 5.0) -> str | None:
+    """Why nothing answers at the chatbot's URL (refused, timed out), or None when something does.
+
+    Any HTTP reply counts as answering, an error status included: the probe asks no question, so
+    it costs the chatbot nothing and never needs its credentials.
+    """
+    import requests
+
+    try:
+        requests.get(url, timeout=timeout_s, allow_redirects=False).close()
+    except requests.RequestException as exc:
+        return f"the chatbot at {url} did not answer: {type(exc).__name__}"
+    return None

@@ -5,11 +5,12 @@ No ``from __future__ import annotations`` here: Dagster inspects the real type h
 """
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
 from dagster import (
+    AssetCheckEvaluation,
     AssetDep,
     AssetExecutionContext,
     AssetIn,
@@ -21,6 +22,7 @@ from dagster import (
 )
 
 from eval_pipeline.core.adapters.base import ChatbotAdapter
+from eval_pipeline.core.aggregate import judge_record
 from eval_pipeline.core.lineage.staleness import case_tables, mark_stale, stale_tables
 from eval_pipeline.core.models import (
     CaseScores,
@@ -30,6 +32,7 @@ from eval_pipeline.core.models import (
     OracleResult,
     RemovedCase,
 )
+from eval_pipeline.core.report.viewer import report_url
 from eval_pipeline.core.steps import (
     ask,
     extract,
@@ -56,13 +59,38 @@ from eval_pipeline.pipeline.batch import (
     p95,
     versioned,
 )
+from eval_pipeline.pipeline.case_checks import CASE_CHECK
+from eval_pipeline.pipeline.case_metadata import (
+    case_check,
+    claims_metadata,
+    first_contradiction,
+    response_metadata,
+    scores_metadata,
+    verdict_metadata,
+)
 from eval_pipeline.pipeline.io_manager import Batch, Key, Records
+from eval_pipeline.pipeline.partition_events import add_partition_metadata, check_evaluations
 from eval_pipeline.pipeline.partitions import BY_CASE, CASES, RUN_CASE
 from eval_pipeline.pipeline.resources import EvalEnvironment
 from eval_pipeline.versions import STAGE_VERSIONS
 
 SCORING_CHUNK = 1000  # cases whose texts are encoded together: well within the embedding cache
 PER_CASE_ASSETS = ("chatbot_responses", "extracted_claims", "oracle_verdicts", "judge_scores")
+
+
+def per_partition(
+    context: AssetExecutionContext, step: Reusing, build: Any
+) -> dict[str, Mapping[str, Any]]:
+    """``build(key, link)`` for each partition of the step, keyed as Dagster names partitions;
+    empty when ``EVAL_PARTITION_METADATA`` is off."""
+    settings = step.env.settings
+    if not settings.partition_metadata:
+        return {}
+    base = settings.report_links_base
+    return {
+        partition: build(key, report_url(base, *key))
+        for partition, key in zip(context.partition_keys, step.keys, strict=True)
+    }
 
 
 def warehouse_specs(table_names: Sequence[str]) -> list[AssetSpec]:
@@ -168,6 +196,13 @@ def chatbot_responses(
 
     batch = step.run(fingerprints, compute, refresh=env.settings.refresh)
     step.record_calls(chatbot=asked)
+    show_pii = env.settings.report_show_pii
+    add_partition_metadata(
+        context,
+        per_partition(
+            context, step, lambda key, link: response_metadata(batch[key], link, show_pii=show_pii)
+        ),
+    )
     ok = [p for p in batch.values() if p.status == "ok"]
     latencies = [p.latency_s for p in ok if p.latency_s is not None]
     ttfts = [p.ttft_s for p in ok if p.ttft_s is not None]
@@ -221,6 +256,9 @@ def extracted_claims(
     before = judge_requests(judge)
     batch = step.run(fingerprints, compute)
     step.record_calls(judge=judge_requests(judge) - before)
+    add_partition_metadata(
+        context, per_partition(context, step, lambda key, link: claims_metadata(batch[key], link))
+    )
     counts = [len(c.claims) for c in batch.values()]
     log_metrics(
         context,
@@ -295,6 +333,14 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
         batch = step.run(fingerprints, compute)
         referenced = env.runtime.calls_made - referenced
         step.record_calls(reference=referenced, judge=judge_requests(env.judge) - before)
+        add_partition_metadata(
+            context,
+            per_partition(
+                context,
+                step,
+                lambda key, link: verdict_metadata(batch[key], extracted_claims[key], link),
+            ),
+        )
         totals: Counter[str] = Counter()
         contradicted = []
         for (_, case_id), result in batch.items():
@@ -328,8 +374,12 @@ def judge_scores(
     golden_cases: Records,
     chatbot_responses: Records,
     oracle_verdicts: Records,
-) -> Output[Batch]:
-    """Every dimension of every case, each scored, skipped or in error — never invented."""
+) -> Iterator[Output[Batch] | AssetCheckEvaluation]:
+    """Every dimension of every case, each scored, skipped or in error — never invented.
+
+    Each case's outcome under the run's gates is also its ``case_passed`` check, reported with
+    the partition metadata (``EVAL_PARTITION_METADATA``).
+    """
     step = Reusing(context, environment)
     env = step.env
     judge = env.judge
@@ -380,6 +430,17 @@ def judge_scores(
     before = judge_requests(judge)
     batch = step.run(fingerprints, compute)
     step.record_calls(judge=judge_requests(judge) - before)
+    outcomes = {key: judge_record(record, env.policy) for key, record in batch.items()}
+    found = {key: first_contradiction(oracle_verdicts[key]) for key in outcomes}
+    add_partition_metadata(
+        context,
+        per_partition(
+            context, step, lambda key, link: scores_metadata(outcomes[key], found[key], link)
+        ),
+    )
+    checks = per_partition(
+        context, step, lambda key, link: case_check(outcomes[key], found[key], link)
+    )
     states: dict[str, Counter[str]] = {}
     for record in batch.values():
         for name, dim in record.dimensions.items():
@@ -392,4 +453,5 @@ def judge_scores(
         ["dimension", "scored", "skipped", "error"],
         [(n, c["scored"], c["skipped"], c["error"]) for n, c in sorted(states.items())],
     )
-    return versioned(batch)
+    yield versioned(batch)
+    yield from check_evaluations(context, CASE_CHECK.asset_key, CASE_CHECK.name, checks)

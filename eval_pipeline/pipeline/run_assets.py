@@ -21,10 +21,11 @@ from dagster import (
     asset,
 )
 
-from eval_pipeline.core.aggregate import for_summary, judge_case, summarize_run
+from eval_pipeline.core.aggregate import for_summary, judge_record, summarize_run
 from eval_pipeline.core.analysis.compare import compare_runs
 from eval_pipeline.core.report.claim_results import write_summary
 from eval_pipeline.core.report.html import render_report
+from eval_pipeline.core.report.viewer import report_url
 from eval_pipeline.core.results_store import RUN_WIDE, ResultsStore
 from eval_pipeline.core.tracing.spans import Tracer
 from eval_pipeline.pipeline.batch import (
@@ -75,7 +76,15 @@ def run_checks(
     ]
 
 
-CHECK_NAMES = ("gates_passed", "coverage", "no_significant_regression")
+CHECK_DESCRIPTIONS = {
+    "gates_passed": "The run's pass rate is at least EVAL_MIN_PASS_RATE; the metadata counts the "
+    "failed and errored cases (each case's own result is judge_scores' case_passed check).",
+    "coverage": "The share of cases not in error is at least EVAL_MIN_COVERAGE.",
+    "no_significant_regression": "No significant regression against the baseline run "
+    "(EVAL_BASELINE_RUN or the previous run): McNemar's exact test on the cases answered in both "
+    "runs and a paired bootstrap interval of the overall score.",
+}
+CHECK_NAMES = tuple(CHECK_DESCRIPTIONS)
 
 
 def build_eval_run(blocking: bool) -> Any:
@@ -93,7 +102,8 @@ def build_eval_run(blocking: bool) -> Any:
         group_name=GROUP,
         io_manager_key=IO,
         check_specs=[
-            AssetCheckSpec(name, asset="eval_run", blocking=blocking) for name in CHECK_NAMES
+            AssetCheckSpec(name, asset="eval_run", blocking=blocking, description=description)
+            for name, description in CHECK_DESCRIPTIONS.items()
         ],
     )
     def eval_run(
@@ -107,21 +117,9 @@ def build_eval_run(blocking: bool) -> Any:
         run_key = context.partition_key
         outcomes = []
         costs = []
-        for (_, case_id), record in judge_scores.records():
+        for _, record in judge_scores.records():
             costs.append(record.cost)
-            outcomes.append(
-                for_summary(
-                    judge_case(
-                        case_id,
-                        record.dimensions,
-                        has_expected_answer=record.has_expected_answer,
-                        has_reference=record.has_reference,
-                        chatbot_errors=record.chatbot_errors,
-                        policy=env.policy,
-                        tags=record.tags,
-                    )
-                )
-            )
+            outcomes.append(for_summary(judge_record(record, env.policy)))
         run_dir = env.settings.reports_dir / run_key
         summary = summarize_run(run_key, outcomes, report_path=str(run_dir / "report.html"))
         calls, reused, run_ids = provenance(env.store, run_key, [o.case_id for o in outcomes])
@@ -260,13 +258,14 @@ def eval_report(
             for name in ("chatbot_responses", "extracted_claims", "oracle_verdicts")
         }
 
-    history = [
-        s
-        for k in env.store.run_keys("eval_run")[-HISTORY_RUNS:]
-        if k != run_key and (s := env.store.run_record("eval_run", k))
-    ]
+    earlier = [k for k in env.store.run_keys("eval_run") if k != run_key][-HISTORY_RUNS:]
+    history = [s for k in earlier if (s := env.store.run_record("eval_run", k))]
     html = render_report(
-        summary, details, history=[*history, summary], comparison=summary.get("comparison")
+        summary,
+        details,
+        history=history,
+        comparison=summary.get("comparison"),
+        show_pii=env.settings.report_show_pii,
     )
     path = Path(summary["report_path"])
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -275,7 +274,7 @@ def eval_report(
     context.add_output_metadata(
         {
             "report_path": MetadataValue.path(str(path)),
-            "report_url": MetadataValue.url(path.resolve().as_uri()),
+            "report_url": MetadataValue.url(report_url(env.settings.report_links_base, run_key)),
             "bytes": len(encoded),
         }
     )

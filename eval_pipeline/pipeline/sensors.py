@@ -7,8 +7,9 @@ request in one atomic ``SensorResult``. A run targets one partitioning, so the r
 """
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from croniter import croniter
@@ -20,6 +21,7 @@ from dagster import (
     DagsterRunStatus,
     DefaultSensorStatus,
     DeleteDynamicPartitionsRequest,
+    MetadataValue,
     RunRequest,
     RunStatusSensorContext,
     SensorEvaluationContext,
@@ -33,9 +35,11 @@ from dagster import (
 from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.lineage.staleness import case_tables, table_fingerprints
 from eval_pipeline.core.models import ChatPayload
+from eval_pipeline.core.preflight import chatbot_unreachable
 from eval_pipeline.core.problems import InputError
 from eval_pipeline.environment import Environment
 from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
+from eval_pipeline.pipeline.case_checks import REPORTED_CHECKS
 from eval_pipeline.pipeline.partitions import (
     CASES,
     RUN_CASE,
@@ -56,7 +60,9 @@ golden_job = define_asset_job(
     "golden_sync", selection=AssetSelection.assets("golden_cases"), partitions_def=CASES
 )
 cases_job = define_asset_job(
-    "evaluate_cases", selection=AssetSelection.assets(*PER_CASE_ASSETS), partitions_def=RUN_CASE
+    "evaluate_cases",
+    selection=AssetSelection.assets(*PER_CASE_ASSETS) - REPORTED_CHECKS,
+    partitions_def=RUN_CASE,
 )
 summary_job = define_asset_job(
     "summarize_run",
@@ -92,15 +98,27 @@ def latest_tick(cron: str, timezone: str, now: datetime) -> datetime:
     return tick
 
 
-@sensor(job=cases_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
+@sensor(job=cases_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.STOPPED)
 def nightly_evaluation(
     context: SensorEvaluationContext, environment: EvalEnvironment
 ) -> SensorResult | SkipReason:
-    """At each tick of ``EVAL_NIGHTLY_CRON``: a new run partition and one run over all cases."""
+    """At each tick of ``EVAL_NIGHTLY_CRON``: a new run partition and one run over all cases.
+
+    Stopped until someone starts it in the UI, so ``dagster dev`` evaluates nothing by itself;
+    a tick whose chatbot does not answer is skipped with the reason (and tried again at the next
+    evaluation of the sensor), so an unreachable bot never becomes a run of errors.
+    """
     env = environment.env
     tick = latest_tick(env.settings.nightly_cron, env.settings.nightly_timezone, datetime.now(UTC))
     if context.cursor and float(context.cursor) >= tick.timestamp():
         return SkipReason(f"no new tick since {datetime.fromtimestamp(float(context.cursor), UTC)}")
+    if env.settings.chatbot_kind != "callable":
+        unreachable = chatbot_unreachable(env.settings.chatbot_url)
+        if unreachable:
+            context.log.warning(
+                f"nightly run of the {tick:%Y-%m-%d %H:%M} tick not started: {unreachable}"
+            )
+            return SkipReason(f"{unreachable}; the nightly run starts once it answers")
     run_key = check_key(f"{tick.astimezone(UTC):%Y-%m-%dT%H%M%SZ}-nightly", "run")
     cases = list(context.instance.get_dynamic_partitions(CASES.name))
     if not cases:
@@ -182,14 +200,32 @@ def table_readers(env: Environment, run_key: str, tables: set[str]) -> dict[str,
     return readers
 
 
-def table_observation(table: str, fingerprint: str, case: str | None = None) -> AssetObservation:
+def table_observation(
+    table: str,
+    fingerprint: str,
+    case: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> AssetObservation:
     """The table's data version, for the whole table or for the case partition that reads it."""
     return AssetObservation(
         asset_key=AssetKey(["warehouse", table]),
         partition=case,
-        metadata={"fingerprint": fingerprint},
+        metadata={"fingerprint": fingerprint, **(metadata or {})},
         tags={DATA_VERSION_TAG: fingerprint},
     )
+
+
+def change_metadata(run_key: str, cases: Sequence[str]) -> dict[str, Any]:
+    """What a table change invalidated, on its observation: the cases whose verdicts read it."""
+    listed = "\n".join(f"- `{case}` (oracle_verdicts `{case}|{run_key}`)" for case in cases[:50])
+    more = f"\n- … {len(cases) - 50} more" if len(cases) > 50 else ""
+    return {
+        "run": run_key,
+        "cases_invalidated": len(cases),
+        "invalidated_verdicts": MetadataValue.md(
+            (listed + more) or "no case of the run reads this table"
+        ),
+    }
 
 
 @sensor(job=cases_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
@@ -209,24 +245,35 @@ def warehouse_refresh(
     current = table_fingerprints(env.db, env.bkg)
     previous: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
     changed = {t for t, fp in current.items() if previous and previous.get(t) != fp}
-    observations = [
-        table_observation(table, current[table])
-        for table in sorted(changed if previous else current)
-    ]
     runs = list(context.instance.get_dynamic_partitions(RUNS.name))
     requests: list[RunRequest] = []
-    if changed and runs:
+    if not (changed and runs):
+        observations = [
+            table_observation(table, current[table])
+            for table in sorted(changed if previous else current)
+        ]
+    else:
         run_key = runs[-1]
         ordered = list(context.instance.get_dynamic_partitions(CASES.name))
         known = set(ordered)
-        readers = table_readers(env, run_key, changed)
+        readers = {
+            table: [c for c in cases if c in known]
+            for table, cases in table_readers(env, run_key, changed).items()
+        }
+        observations = [
+            table_observation(table, current[table], metadata=change_metadata(run_key, cases))
+            for table, cases in readers.items()
+        ]
         observations += [
             table_observation(table, current[table], case)
             for table, cases in readers.items()
             for case in cases
-            if case in known
         ]
         wanted = {case for cases in readers.values() for case in cases}
+        context.log.info(
+            f"warehouse tables changed: {', '.join(sorted(changed))}; re-asking "
+            f"{len(wanted)} case(s) of run {run_key}: {', '.join(sorted(wanted)) or 'none'}"
+        )
         requests = case_batch_requests(
             run_key,
             ordered,

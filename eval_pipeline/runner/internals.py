@@ -22,7 +22,14 @@ from functools import cache
 from typing import Any
 
 import dagster
-from dagster import AssetKey, DagsterInstance, Definitions, define_asset_job, in_process_executor
+from dagster import (
+    AssetKey,
+    AssetSelection,
+    DagsterInstance,
+    Definitions,
+    define_asset_job,
+    in_process_executor,
+)
 from dagster._config.config_schema import UserConfigSchema
 from dagster._core.definitions.data_version import DATA_VERSION_TAG as DAGSTER_DATA_VERSION_TAG
 from dagster._core.definitions.job_base import InMemoryJob
@@ -60,6 +67,7 @@ from dagster._core.storage.tags import (
 from dagster._serdes import ConfigurableClassData
 
 from eval_pipeline.pipeline import tags
+from eval_pipeline.pipeline.case_checks import REPORTED_CHECKS
 
 WRITTEN_FOR = (1, 13)  # the minor series whose private API this module was checked against
 CHECKED_PATCHES = ("1.13.27",)  # patch releases the whole suite passed on
@@ -143,12 +151,18 @@ def prepare_materialization(
     tags: Mapping[str, str] | None = None,
     partition_key: str | None = None,
 ) -> PreparedRun:
-    """The run that materializes ``selection`` of ``defs`` in this process, created now."""
+    """The run that materializes ``selection`` of ``defs`` in this process, created now; the
+    checks the steps report themselves are not planned (``pipeline.case_checks``)."""
     assets = [AssetKey(a) for a in selection]
     job_def = Definitions(
         assets=defs.assets,
+        asset_checks=defs.asset_checks,
         resources=defs.resources,
-        jobs=[define_asset_job(EPHEMERAL_JOB, selection=assets)],
+        jobs=[
+            define_asset_job(
+                EPHEMERAL_JOB, selection=AssetSelection.assets(*assets) - REPORTED_CHECKS
+            )
+        ],
         executor=in_process_executor,
     ).resolve_job_def(EPHEMERAL_JOB)
     job = InMemoryJob(job_def)

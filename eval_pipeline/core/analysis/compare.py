@@ -1,9 +1,12 @@
 """Is run HEAD worse than run BASE? A paired, per-case answer with the evidence behind it.
 
 Cases are paired by ``case_id``; a case present in only one run is listed but never paired, so a
-changed golden set cannot pass for a changed chatbot. Pass/fail goes through McNemar's exact test
-and scores through a paired bootstrap. Below ``MIN_PAIRS_FOR_CI`` pairs a percentile bootstrap
-has too few distinct resamples to mean anything, so no interval is reported and none can gate.
+changed golden set cannot pass for a changed chatbot. An error (the chatbot unreachable, a gate
+that could not be checked) is an outcome of its own, neither pass nor fail: pass/fail regressions,
+improvements and McNemar's exact test count only pairs answered in both runs, and a case that went
+into or out of error is listed apart. Scores go through a paired bootstrap. Below
+``MIN_PAIRS_FOR_CI`` pairs a percentile bootstrap has too few distinct resamples to mean anything,
+so no interval is reported and none can gate.
 """
 
 from __future__ import annotations
@@ -77,7 +80,10 @@ def _direction(
     contradicted_change: int,
     min_change: float,
 ) -> str | None:
-    """The first decisive signal wins: the verdict, then the score, then the evidence."""
+    """The first decisive signal wins: the verdict, then the score, then the evidence. A pair
+    with an error on either side has no direction: its change is an error change."""
+    if "error" in (base_result, head_result):
+        return None
     if (base_result == "pass") != (head_result == "pass"):
         return "improvement" if head_result == "pass" else "regression"
     if overall_delta is not None and abs(overall_delta) >= min_change:
@@ -195,6 +201,16 @@ def _rate(
     return round(sum(case_result(cases[cid]) == result for cid in paired) / len(paired), 4)
 
 
+def error_change(case: Mapping[str, Any]) -> str | None:
+    """``new`` (answered, now in error), ``recovered`` (in error, now answered), ``persisting``."""
+    base, head = case["base_result"] == "error", case["head_result"] == "error"
+    if base and head:
+        return "persisting"
+    if head:
+        return "new"
+    return "recovered" if base else None
+
+
 def _severity(case: Mapping[str, Any]) -> tuple[int, float]:
     flipped = (case["base_result"] == "pass") != (case["head_result"] == "pass")
     return (0 if flipped else 1, -abs(case["overall_delta"] or 0.0))
@@ -222,8 +238,9 @@ def compare_runs(
         compare_case(base_cases[cid], head_cases[cid], min_change=min_change) for cid in paired
     ]
 
-    pass_to_fail = sum(c["base_result"] == "pass" and c["head_result"] != "pass" for c in cases)
-    fail_to_pass = sum(c["base_result"] != "pass" and c["head_result"] == "pass" for c in cases)
+    answered = [c for c in cases if error_change(c) is None]
+    pass_to_fail = sum(c["base_result"] == "pass" and c["head_result"] == "fail" for c in answered)
+    fail_to_pass = sum(c["base_result"] == "fail" and c["head_result"] == "pass" for c in answered)
     p_value = mcnemar_exact(pass_to_fail, fail_to_pass)
     boot = {"resamples": resamples, "seed": seed, "level": 1 - level}
 
@@ -264,6 +281,7 @@ def compare_runs(
         "head_run_key": head.get("run_key"),
         "level": level,
         "paired_cases": len(paired),
+        "answered_pairs": len(answered),
         "only_in_base": sorted(set(base_cases) - set(head_cases)),
         "only_in_head": sorted(set(head_cases) - set(base_cases)),
         **{
@@ -287,6 +305,10 @@ def compare_runs(
             (c for c in cases if c["direction"] == "improvement"), key=_severity
         ),
         "routing": routing_changes(base_cases, head_cases, paired),
+        "error_changes": {
+            kind: [c for c in cases if error_change(c) == kind]
+            for kind in ("new", "recovered", "persisting")
+        },
         "significant_regression": bool(reasons),
         "significance_reasons": reasons,
     }

@@ -140,6 +140,16 @@ def find_pii(text: str) -> list[PIIMatch]:
     return [match for match, _ in _find_raw(text)]
 
 
+def mask_pii(text: str) -> str:
+    """The text with each PII match replaced by its redacted form, as the safety gate reports it."""
+    out, last = [], 0
+    for match in find_pii(text):
+        start, end = match.span
+        out += [text[last:start], match.redacted]
+        last = end
+    return "".join(out) + text[last:] if out else text
+
+
 def _pii_key(kind: str, value: str) -> str:
     return value.lower() if kind == "email" else _digits(value)
 

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from eval_pipeline.core.report.claim_text import evidence_unit, reference_units
+
 Details = Mapping[str, Mapping[str, Mapping[str, Any]]]
 """Asset name → case id → stored payload (``extracted_claims``, ``oracle_verdicts``)."""
 
@@ -26,10 +28,11 @@ def claim_results(contract: Mapping[str, Any], oracle: Mapping[str, Any]) -> lis
     verdicts = {v["claim_id"]: v for v in oracle.get("verdicts", [])}
     claims = contract.get("claims", [])
     unchecked = f"not verified: {oracle['error']}" if oracle.get("error") else "not verified"
-    rows = [_row(c, verdicts.get(c["id"]), unchecked) for c in claims]
+    units = reference_units(oracle.get("references", []))
+    rows = [_row(c, verdicts.get(c["id"]), unchecked, units) for c in claims]
     known = {c["id"] for c in claims}
     rows += [
-        _row({"id": cid, "text": NOT_IN_CONTRACT}, v, unchecked)
+        _row({"id": cid, "text": NOT_IN_CONTRACT}, v, unchecked, units)
         for cid, v in verdicts.items()
         if cid not in known
     ]
@@ -37,7 +40,10 @@ def claim_results(contract: Mapping[str, Any], oracle: Mapping[str, Any]) -> lis
 
 
 def _row(
-    claim: Mapping[str, Any], verdict: Mapping[str, Any] | None, unchecked: str
+    claim: Mapping[str, Any],
+    verdict: Mapping[str, Any] | None,
+    unchecked: str,
+    units: Mapping[tuple[str, str], Any],
 ) -> dict[str, Any]:
     span = claim.get("span")
     return {
@@ -57,6 +63,7 @@ def _row(
                 "label": e.get("label"),
                 "value": e.get("value"),
                 "sql": e.get("sql"),
+                "unit": evidence_unit(e, units),
             }
             for e in (verdict or {}).get("evidence", [])
         ],
@@ -94,3 +101,15 @@ def write_summary(
         out.write("]}")
     tmp.replace(path)
     return path
+
+
+def with_claims(summary: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The run summary with each case's claims: its ``summary.json`` beside the report (the
+    results store's copy leaves them out), when that file is of the same run."""
+    path = Path(str(summary.get("report_path", ""))).with_name("summary.json")
+    try:
+        full: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return summary
+    same = full.get("run_key") == summary.get("run_key")
+    return full if same and full.get("created_at") == summary.get("created_at") else summary

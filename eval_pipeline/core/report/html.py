@@ -19,9 +19,11 @@ from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from eval_pipeline.core.analysis.compare import case_result, dimension_score
+from eval_pipeline.core.dimensions.safety import mask_pii
 from eval_pipeline.core.models import DIMENSION_STATES, FUNCTION_KINDS, in_dimension_order
 from eval_pipeline.core.report.charts import Series, histogram, line_chart
 from eval_pipeline.core.report.claim_results import Details, case_claims
+from eval_pipeline.core.report.claim_text import claim_sentence, format_value
 
 DetailLoader = Callable[[Sequence[str]], Details]  # case ids → their records, per asset
 
@@ -65,17 +67,29 @@ def _params(params: Mapping[str, Any]) -> str:
 
 
 def _evidence(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Evidence as ``claim_results`` lists it, with its params and value as display text."""
-    return [{**e, "params": _params(e["params"]), "value": _clip(e["value"])} for e in items]
+    """Evidence as ``claim_results`` lists it, with its params and value as display text, a
+    number formatted as its reference's unit says."""
+    return [
+        {
+            **e,
+            "params": _params(e["params"]),
+            "value": format_value(e["value"], e["unit"])
+            if isinstance(e["value"], int | float)
+            else _clip(e["value"]),
+        }
+        for e in items
+    ]
 
 
-def case_details(case_id: str, details: Details) -> dict[str, Any]:
-    """Join a case's response, claim contract and verdicts into what its drill-down shows."""
+def case_details(case_id: str, details: Details, *, show_pii: bool = False) -> dict[str, Any]:
+    """Join a case's response, claim contract and verdicts into what its drill-down shows; PII
+    in the answer is masked as the safety gate reports it unless ``show_pii``."""
     response = details.get("chatbot_responses", {}).get(case_id, {})
     oracle = details.get("oracle_verdicts", {}).get(case_id, {})
+    answer = response.get("answer", "")
     return {
         "question": response.get("question", ""),
-        "answer": response.get("answer", ""),
+        "answer": answer if show_pii else mask_pii(answer),
         "response_status": response.get("status", "ok" if response else "missing"),
         "errors": list(response.get("errors", [])),
         "latency_s": response.get("latency_s"),
@@ -87,7 +101,13 @@ def case_details(case_id: str, details: Details) -> dict[str, Any]:
         "transport": response.get("transport", ""),
         "sql": [c["sql"] for c in response.get("tool_calls", []) if c.get("sql")],
         "claims": [
-            {**c, "evidence": _evidence(c["evidence"])} for c in case_claims(case_id, details)
+            {
+                **c,
+                "text": c["text"] if show_pii else mask_pii(c["text"]),
+                "sentence": claim_sentence(answer, c["span"], show_pii=show_pii),
+                "evidence": _evidence(c["evidence"]),
+            }
+            for c in case_claims(case_id, details)
         ],
         "references": [_reference(r) for r in oracle.get("references", [])],
         "oracle_error": oracle.get("error"),
@@ -260,6 +280,11 @@ def _comparison_view(comparison: Mapping[str, Any] | None) -> dict[str, Any] | N
             ]
             for key in ("regressions", "improvements")
         },
+        "answered_pairs": comparison.get("answered_pairs"),
+        "error_changes": {
+            kind: [str(r["case_id"]) for r in items]
+            for kind, items in (comparison.get("error_changes") or {}).items()
+        },
     }
 
 
@@ -289,9 +314,11 @@ def render_report(
     *,
     history: Sequence[Mapping[str, Any]] | None = None,
     comparison: Mapping[str, Any] | None = None,
+    show_pii: bool = False,
 ) -> str:
-    """The report of one run; ``history`` is earlier run summaries (oldest first), ``comparison``
-    the paired comparison against the baseline run, each shown only when given.
+    """The report of one run; ``history`` is the earlier run summaries (oldest first, without
+    this run), ``comparison`` the paired comparison against the baseline run, each shown only
+    when given. PII in answers is masked as the safety gate reports it unless ``show_pii``.
 
     ``details`` may load the records of a few cases at a time (``DETAIL_CHUNK``): each case is
     turned into its JSON row at once, so a 10,000-case run never holds every record as objects.
@@ -310,7 +337,7 @@ def render_report(
             for key, values in timings.items():
                 if response.get(key) is not None:
                     values.append(response[key])
-            detail = case_details(case["case_id"], loaded)
+            detail = case_details(case["case_id"], loaded, show_pii=show_pii)
             rows.append(str(_case_row(case, detail, marks.get(case["case_id"]))))
     head = htmlsafe_json_dumps(
         {"dimensions": dimensions, "page_size": PAGE_SIZE}, **_ENV.policies["json.dumps_kwargs"]

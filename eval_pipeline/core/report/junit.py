@@ -1,7 +1,9 @@
 """A run summary as JUnit XML, so any CI server shows failed cases like failed tests.
 
-A failed case carries its gate reasons as the failure message and its warnings as the body; a case
-whose chatbot call failed is an ``<error>``, matching the summary's rule that an errored case is
+A failed case carries its gate reasons as the failure message — each contradicted claim named with
+what it stated, the expected value and the reference, when the summary lists the case's claims (as
+``summary.json`` does) — and its warnings as the body; a case whose chatbot call failed is an
+``<error>``, matching the summary's rule that an errored case is
 neither passed nor failed. Chatbot and judge text may hold characters XML 1.0 cannot represent at
 all (escaping does not help), so those are dropped before ElementTree escapes the rest.
 """
@@ -12,6 +14,8 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import Any
+
+from eval_pipeline.core.report.claim_text import contradictions
 
 _INVALID_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -73,7 +77,8 @@ def junit_xml(summary: Mapping[str, Any]) -> str:
             suite, "testcase", classname=f"eval_pipeline.{run_key}", name=_clean(case["case_id"])
         )
         _properties(element, _case_properties(case))
-        reasons = "; ".join(case.get("gate_failures", []))
+        contradicted = contradictions(case.get("claims", []))
+        reasons = "; ".join([*case.get("gate_failures", []), *contradicted])
         if case.get("state") == "error":
             problem = ET.SubElement(element, "error", message=_clean(reasons), type="chatbot")
         elif not case.get("passed"):
@@ -81,7 +86,7 @@ def junit_xml(summary: Mapping[str, Any]) -> str:
         else:
             problem = None
         if problem is not None:
-            lines = [*case.get("gate_failures", []), *case.get("warnings", [])]
+            lines = [*case.get("gate_failures", []), *contradicted, *case.get("warnings", [])]
             problem.text = _clean("\n".join(lines))
         elif case.get("warnings"):
             ET.SubElement(element, "system-out").text = _clean("\n".join(case["warnings"]))

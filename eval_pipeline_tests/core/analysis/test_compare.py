@@ -143,16 +143,36 @@ def test_significant_improvement_is_not_a_regression() -> None:
     assert [g.split(":")[0] for g in result["improvements"][0]["gates_removed"]] == ["oracle"]
 
 
-def test_errored_case_is_a_flip_and_excluded_from_score_deltas() -> None:
-    base = summary("base", [outcome(c) for c in ids(6)])
+def test_an_error_is_its_own_outcome_never_a_pass_fail_flip() -> None:
+    """A case that went into error is listed as a new error, not as a regression, and McNemar
+    counts only the pairs answered in both runs; one that came out of error is recovered."""
+    base = summary(
+        "base",
+        [outcome(c, oracle=0.5 if i == 2 else 1.0, error=i == 1) for i, c in enumerate(ids(6))],
+    )
     head = summary("head", [outcome(c, error=i == 0) for i, c in enumerate(ids(6))])
     result = compare_runs(base, head)
-    assert result["mcnemar"]["pass_to_fail"] == 1
+    assert result["answered_pairs"] == 4
+    assert result["mcnemar"] == {**result["mcnemar"], "pass_to_fail": 0, "fail_to_pass": 1}
+    assert [c["case_id"] for c in result["improvements"]] == ["TC_002"]
+    assert result["regressions"] == []
+    changes = result["error_changes"]
+    assert [c["case_id"] for c in changes["new"]] == ["TC_000"]
+    assert [c["case_id"] for c in changes["recovered"]] == ["TC_001"]
+    assert changes["persisting"] == []
     assert result["error_rate"]["head"] == pytest.approx(1 / 6, abs=1e-4)
-    assert result["overall"]["pairs"] == 5  # the errored case has no overall
-    regression = result["regressions"][0]
-    assert (regression["case_id"], regression["head_result"]) == ("TC_000", "error")
-    assert regression["gates_added"] == ["chatbot: HTTP 500"]
+    assert result["overall"]["pairs"] == 4  # errored cases have no overall
+
+
+def test_the_cli_lists_error_changes_apart_and_states_mcnemar_without_them() -> None:
+    from eval_pipeline.cli.compare import format_comparison
+
+    base = summary("base", [outcome(c) for c in ids(6)])
+    head = summary("head", [outcome(c, error=i == 0) for i, c in enumerate(ids(6))])
+    text = format_comparison(compare_runs(base, head))
+    assert "McNemar over the 5 pairs answered in both runs: 0 pass→fail, 0 fail→pass" in text
+    assert "regressions: 0" in text
+    assert "new errors (answered in base, in error in head): 1\n  TC_000: pass → error" in text
 
 
 def test_dimension_skipped_in_one_run_is_a_change_but_not_a_pair() -> None:
