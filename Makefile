@@ -47,9 +47,14 @@ bench: setup
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/rerun.py
 
+# EVAL_HOME, DAGSTER_HOME and DEV_PORT may be given (make dev EVAL_HOME=/tmp/x DEV_PORT=3001).
+# exec: Ctrl-C reaches dagster dev itself, which stops its webserver, daemon and code servers.
+EVAL_HOME ?= $(CURDIR)/.eval_home
+DAGSTER_HOME ?= $(EVAL_HOME)/dagster
+DEV_PORT ?= 3000
 dev: setup
-	mkdir -p .eval_home/dagster && cp -n dagster.yaml .eval_home/dagster/dagster.yaml || true
-	DAGSTER_HOME=$(CURDIR)/.eval_home/dagster $(BIN)/dagster dev -w workspace.yaml
+	mkdir -p $(DAGSTER_HOME) && cp -n dagster.yaml $(DAGSTER_HOME)/dagster.yaml || true
+	exec env EVAL_HOME=$(EVAL_HOME) DAGSTER_HOME=$(DAGSTER_HOME) $(BIN)/dagster dev -w workspace.yaml -p $(DEV_PORT)
 
 clean:
 	rm -rf .eval_home

@@ -209,7 +209,8 @@ def cmd_warehouse(args: argparse.Namespace) -> int:
         print(f"demo warehouse written to {redact_url(url)}")
     else:
         changed = warehouse.refresh(url, tables=args.tables, seed=args.seed)
-        print(f"refreshed {redact_url(url)}: {changed}")
+        rows = ", ".join(f"{table} {n} rows" for table, n in changed.items()) or "no rows"
+        print(f"refreshed {redact_url(url)}: {rows} changed")
     return 0
 
 

@@ -125,7 +125,7 @@ def _off_topic(dimensions: Mapping[str, DimensionResult], policy: GatePolicy) ->
         return None
     if on_topic.score is None or on_topic.score >= policy.warn_threshold:
         return None
-    if oracle is not None and oracle.details.get("has_tool_evidence"):
+    if oracle is None or oracle.state == "error" or oracle.details.get("has_tool_evidence"):
         return None
     return (
         f"on_topic: does not answer the question: on_topic {on_topic.score:.2f} below "

@@ -67,13 +67,15 @@ class StoreCounter:
 @contextmanager
 def showing_progress(
     counter: Callable[[], StoreCounter],
-    stream: TextIO = sys.stderr,
+    stream: TextIO | None = None,
     clock: Callable[[], float] = time.monotonic,
+    plain_every_s: float = PLAIN_EVERY_S,
 ) -> Iterator[None]:
     """Show the counts of ``counter()`` (built in the display's thread, so a store or input the
     evaluation will report as broken only disables the display) while the block runs."""
-    tty = stream.isatty()
-    every = TTY_EVERY_S if tty else PLAIN_EVERY_S
+    out = stream or sys.stderr  # as it is now: a caller may have replaced it
+    tty = out.isatty()
+    every = TTY_EVERY_S if tty else plain_every_s
     start = clock()
     stop = threading.Event()
     shown = threading.Event()
@@ -83,10 +85,10 @@ def showing_progress(
     def show(final: bool = False) -> None:
         line = progress_line(made[0](), len(made[0].cases), clock() - start)
         if tty:
-            stream.write("\r\x1b[2K" + line + ("\n" if final else ""))
+            out.write("\r\x1b[2K" + line + ("\n" if final else ""))
         else:
-            stream.write(f"progress: {line}\n")
-        stream.flush()
+            out.write(f"progress: {line}\n")
+        out.flush()
         shown.set()
 
     def loop() -> None:

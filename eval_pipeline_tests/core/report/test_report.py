@@ -296,6 +296,7 @@ def test_report_shows_the_evidence_behind_a_contradicted_claim() -> None:
             "label": None,
             "value": "40",
             "sql": None,
+            "unit": None,
         }
     ]
     assert claims["C3"]["text"] == "(not in the claim contract)"  # a vanished claim stays visible

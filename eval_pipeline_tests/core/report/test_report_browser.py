@@ -260,9 +260,19 @@ def page_info(page: Browser) -> str:
     return str(page.js("document.getElementById('page-info').textContent"))
 
 
-def test_first_page_renders_without_errors_and_screenshots(page: Browser, tmp_path: Path) -> None:
+def test_first_page_renders_without_errors_and_screenshots(
+    page: Browser, run: tuple[dict[str, Any], dict[str, Any]], tmp_path: Path
+) -> None:
+    """Failed cases first by default, then errors, then passes, each in dataset order."""
+    summary, _ = run
+    rank = {"fail": 0, "error": 1, "pass": 2}
+    order = sorted(
+        summary["cases"],
+        key=lambda c: rank["error" if c["state"] == "error" else "pass" if c["passed"] else "fail"],
+    )
     rows = listed(page)
-    assert [r["id"] for r in rows] == [f"TC_{i:04d}" for i in range(100)]
+    assert [r["id"] for r in rows] == [c["case_id"] for c in order[:100]]
+    assert rows[0]["status"] == "fail"
     assert page_info(page).startswith(f"cases 1–100 of {CASES} matching")
     assert page.js("document.querySelectorAll('svg.chart title').length") >= 10
     shot = page.screenshot(tmp_path / "report.png")
@@ -286,6 +296,7 @@ def test_tag_filter_lists_only_tagged_cases(
 ) -> None:
     summary, _ = run
     expected = [c["case_id"] for c in summary["cases"] if "ranking" in c["tags"]]
+    page.choose("f-sort", "order")
     page.choose("f-tag", "ranking")
     assert [r["id"] for r in listed(page)] == expected[:100]
     assert f"of {len(expected)} matching" in page_info(page)
@@ -297,6 +308,7 @@ def test_dimension_filter_lists_its_problems_and_highlights_its_column(
     summary, _ = run
     expected = [c["case_id"] for c in summary["cases"] if "safety" in case_issues(c)]
     assert 0 < len(expected) <= 100
+    page.choose("f-sort", "order")
     page.choose("f-dim", "safety")
     assert [r["id"] for r in listed(page)] == expected
     highlighted = page.js(
@@ -308,6 +320,7 @@ def test_dimension_filter_lists_its_problems_and_highlights_its_column(
 
 
 def test_search_and_filters_combine(page: Browser) -> None:
+    page.choose("f-sort", "order")
     page.type_into("f-q", "tc_004")
     assert [r["id"] for r in listed(page)] == [f"TC_{i:04d}" for i in range(40, 50)]
     page.choose("f-status", "pass")
@@ -316,6 +329,7 @@ def test_search_and_filters_combine(page: Browser) -> None:
 
 
 def test_next_page_shows_the_next_hundred(page: Browser) -> None:
+    page.choose("f-sort", "order")
     assert page.js("document.getElementById('prev').disabled") is True
     page.click("#next")
     assert [r["id"] for r in listed(page)] == [f"TC_{i:04d}" for i in range(100, 200)]
@@ -355,6 +369,38 @@ def test_a_regression_link_opens_that_case(page: Browser) -> None:
     assert "regressed vs baseline" in page.js(
         "document.querySelector('tr.case-row[data-id=\"TC_0009\"]').innerText"
     )
+
+
+def test_a_case_link_opens_its_case_after_the_page_has_loaded(page: Browser) -> None:
+    page.js("location.hash = '#case-TC_0250'")
+    opened = page.js("document.querySelectorAll('.detail[data-case=\"TC_0250\"]').length")
+    if not opened:  # hashchange is dispatched as a task: give it one
+        page.js("new Promise((done) => setTimeout(done, 100))")
+        opened = page.js("document.querySelectorAll('.detail[data-case=\"TC_0250\"]').length")
+    assert opened == 1
+    assert page.js("document.getElementById('case-TC_0250') !== null")
+
+
+def test_the_layout_holds_at_420_pixels(page: Browser, tmp_path: Path) -> None:
+    page.page(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": True},
+    )
+    try:
+        page.click("#cases tr.case-row")
+        width = page.js("document.documentElement.scrollWidth")
+        assert width <= 420, f"the page scrolls sideways at 420 px: {width} px wide"
+        wide = page.js(
+            "Array.from(document.querySelectorAll('main > *, .cards, .controls, .charts figure'))"
+            ".filter(e => e.getBoundingClientRect().right > 421).map(e => e.className || e.tagName)"
+        )
+        assert wide == []
+        page.screenshot(tmp_path / "narrow.png")
+    finally:
+        page.page(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 1400, "height": 1000, "deviceScaleFactor": 1, "mobile": False},
+        )
 
 
 def scaled(run: tuple[dict[str, Any], dict[str, Any]], n: int) -> tuple[dict[str, Any], Any]:

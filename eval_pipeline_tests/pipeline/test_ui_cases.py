@@ -1,0 +1,214 @@
+"""Per-case results where users look: the real ``dagster-webserver`` over a real instance holding a
+demo-like run, driven by playwright in Debian's headless Chromium.
+
+The run's chatbot inflates units, so some cases are contradicted. The ``judge_scores`` asset's
+``case_passed`` check must show those partitions failed in its partition view, a failed
+partition's materialization metadata must name its contradicted claim with the expected value,
+and the report link must point at the viewer (``EVAL_REPORT_BASE_URL``), not a ``file://`` URL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dagster import AssetKey, DagsterInstance
+
+from eval_pipeline.runner.evaluate import evaluate
+from eval_pipeline_tests.conftest import require_service
+from eval_pipeline_tests.core.report.test_report_browser import CHROMIUM
+from eval_pipeline_tests.pipeline.test_graph import tiny_overrides
+from eval_pipeline_tests.pipeline.test_ui_staleness import (
+    START_TIMEOUT_S,
+    free_port,
+    graphql,
+    wait_until,
+    write_instance_yaml,
+)
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+RUN = "r1"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+BASE_URL = "http://reports.example.test:9999"
+UI_TIMEOUT_MS = 30_000
+LOCATION = """\
+from eval_pipeline.pipeline.definitions import build_definitions
+
+defs = build_definitions({overrides!r})
+"""
+
+
+@pytest.fixture(scope="module")
+def evaluated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A finished run with contradicted cases, served by the webserver."""
+    tmp = tmp_path_factory.mktemp("ui-cases")
+    home = tmp / "dagster"
+    write_instance_yaml(home)
+    overrides = {**tiny_overrides(tmp, "inflated_units"), "report_base_url": BASE_URL}
+    with DagsterInstance.from_config(str(home)) as instance:
+        summary = evaluate(RUN, overrides=overrides, instance=instance)
+    (tmp / "location.py").write_text(LOCATION.format(overrides=overrides))
+    (tmp / "workspace.yaml").write_text(
+        "load_from:\n  - python_file:\n      relative_path: location.py\n"
+        f"      location_name: eval_ui\n      working_directory: {tmp}\n"
+    )
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = (tmp / "webserver.log").open("wb")
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("dagster-webserver")),
+            *("-h", "127.0.0.1", "-p", str(port), "-w", "workspace.yaml"),
+        ],
+        cwd=tmp,
+        env={**os.environ, "DAGSTER_HOME": str(home)},
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+    def loaded() -> bool:
+        if server.poll() is not None:
+            raise AssertionError((tmp / "webserver.log").read_text()[-2000:])
+        try:
+            reply = graphql(
+                url, '{ assetNodeOrError(assetKey: {path: ["judge_scores"]}) { __typename } }'
+            )
+        except OSError:
+            return False
+        return bool(reply["assetNodeOrError"]["__typename"] == "AssetNode")
+
+    try:
+        wait_until(loaded, "the webserver and its code location", START_TIMEOUT_S)
+        graphql(url, "mutation { setNuxSeen }")
+        # the check fails a case that failed (ERROR) or passed with warnings (WARN)
+        flagged = [c["case_id"] for c in summary["cases"] if not c["passed"] or c["warnings"]]
+        clean = [c["case_id"] for c in summary["cases"] if c["case_id"] not in flagged]
+        yield {"url": url, "home": home, "failed": flagged, "passed": clean, "summary": summary}
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+
+
+def wait_text(page: Any, text: str) -> None:
+    """Wait for ``text`` on the page; on timeout fail with what the page shows instead."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.get_by_text(text).first.wait_for()
+    except PlaywrightTimeout:
+        raise AssertionError(
+            f"{text!r} not shown; the page reads:\n{page.inner_text('body')}"
+        ) from None
+
+
+def contradicted_case(summary: dict[str, Any]) -> str:
+    return next(c["case_id"] for c in summary["cases"] if c["verdict_counts"]["contradicted"])
+
+
+@pytest.fixture(scope="module")
+def page(evaluated: dict[str, Any]) -> Iterator[Any]:
+    if not os.access(CHROMIUM, os.X_OK):
+        require_service("Chromium", f"{CHROMIUM} not found; apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(UI_TIMEOUT_MS)
+        yield page
+        browser.close()
+
+
+def test_the_case_check_marks_the_failed_cases_in_its_partition_view(
+    evaluated: dict[str, Any], page: Any, tmp_path: Path
+) -> None:
+    assert evaluated["failed"] and evaluated["passed"], "the run needs both outcomes"
+    assert any(not c["passed"] for c in evaluated["summary"]["cases"])
+    query = urllib.parse.urlencode({"view": "checks", "checkDetail": "case_passed"})
+    page.goto(f"{evaluated['url']}/assets/judge_scores?{query}")
+    wait_text(page, "Execution history")  # the check's own tabs have rendered
+    tabs = page.get_by_role("tab", name="Partitions")
+    assert tabs.count() == 2, "the asset's Partitions tab and the check's"
+    tabs.nth(1).click()
+    failed, passed = len(evaluated["failed"]), len(evaluated["passed"])
+    wait_text(page, f"Failed ({failed})")
+    wait_text(page, f"Passed ({passed})")
+    reply = graphql(
+        evaluated["url"],
+        '{ assetNodeOrError(assetKey: {path: ["judge_scores"]}) { ... on AssetNode { '
+        "assetChecksOrError { ... on AssetChecks { checks { name partitionStatuses { "
+        "... on AssetCheckMultiPartitionStatuses { primaryDimensionName ranges { "
+        "primaryDimStartKey primaryDimEndKey secondaryDim { "
+        "... on AssetCheckDefaultPartitionStatuses { failedPartitions succeededPartitions "
+        "} } } } } } } } } } }",
+    )
+    (check,) = reply["assetNodeOrError"]["assetChecksOrError"]["checks"]
+    statuses = check["partitionStatuses"]
+    found: dict[str, set[str]] = {"failed": set(), "succeeded": set()}
+    for row in statuses["ranges"]:
+        for kind in found:
+            for secondary in row["secondaryDim"][f"{kind}Partitions"]:
+                primary = (row["primaryDimStartKey"], row["primaryDimEndKey"], secondary)
+                found[kind].add(primary[0] if primary[0] == primary[1] else str(primary))
+    if statuses["primaryDimensionName"] == "run":  # then the secondary keys are the cases
+        found = {
+            kind: {
+                s for row in statuses["ranges"] for s in row["secondaryDim"][f"{kind}Partitions"]
+            }
+            for kind in found
+        }
+    assert found["failed"] == set(evaluated["failed"])
+    assert found["succeeded"] == set(evaluated["passed"])
+    page.screenshot(path=str(tmp_path / "case-check.png"), full_page=True)
+
+
+def test_a_failed_partitions_metadata_names_its_contradicted_claim(
+    evaluated: dict[str, Any], page: Any, tmp_path: Path
+) -> None:
+    case = contradicted_case(evaluated["summary"])
+    partition = f"{case}|{RUN}"
+    query = urllib.parse.urlencode({"view": "partitions", "partition": partition})
+    page.goto(f"{evaluated['url']}/assets/judge_scores?{query}")
+    wait_text(page, "first_contradicted_claim")
+    text = page.locator("body").inner_text()
+    assert "No metadata entries" not in text
+    assert "C1 contradicted: expected" in text and "kpi units_sold" in text
+    assert f"{BASE_URL}/runs/{RUN}/report.html#case-{case}" in page.content()
+    page.screenshot(path=str(tmp_path / "judge-partition.png"), full_page=True)
+
+    page.goto(
+        f"{evaluated['url']}/assets/oracle_verdicts?"
+        + urllib.parse.urlencode({"view": "partitions", "partition": partition})
+    )
+    wait_text(page, "claims_table")
+    oracle = page.locator("body").inner_text()
+    assert "contradicted" in oracle and "expected" in oracle
+
+
+def test_the_report_link_of_the_run_points_at_the_viewer(evaluated: dict[str, Any]) -> None:
+    with DagsterInstance.from_config(str(evaluated["home"])) as instance:
+        (record,) = instance.fetch_materializations(AssetKey("eval_report"), limit=1).records
+    url = record.asset_materialization.metadata["report_url"].value
+    assert url == f"{BASE_URL}/runs/{RUN}/report.html"
+    assert json.dumps(url).find("file://") < 0
