@@ -59,9 +59,8 @@ from eval_pipeline.pipeline.batch import (
     p95,
     versioned,
 )
-from eval_pipeline.pipeline.case_checks import CASE_CHECK
+from eval_pipeline.pipeline.case_checks import CASE_CHECK, case_results
 from eval_pipeline.pipeline.case_metadata import (
-    case_check,
     claims_metadata,
     first_contradiction,
     response_metadata,
@@ -438,9 +437,8 @@ def judge_scores(
             context, step, lambda key, link: scores_metadata(outcomes[key], found[key], link)
         ),
     )
-    checks = per_partition(
-        context, step, lambda key, link: case_check(outcomes[key], found[key], link)
-    )
+    partitions = dict(zip(context.partition_keys, step.keys, strict=True))
+    checks = case_results(env, partitions, batch, oracle_verdicts)
     states: dict[str, Counter[str]] = {}
     for record in batch.values():
         for name, dim in record.dimensions.items():

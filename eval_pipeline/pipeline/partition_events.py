@@ -23,6 +23,7 @@ from dagster import (
     AssetExecutionContext,
     AssetKey,
     DagsterEventType,
+    OpExecutionContext,
 )
 from dagster._core.definitions.asset_checks.asset_check_evaluation import (
     AssetCheckEvaluationTargetMaterializationData,
@@ -54,7 +55,7 @@ def add_partition_metadata(
 
 
 def check_evaluations(
-    context: AssetExecutionContext,
+    context: AssetExecutionContext | OpExecutionContext,
     asset: AssetKey,
     check_name: str,
     results: Mapping[str, tuple[bool, AssetCheckSeverity, Mapping[str, Any]]],

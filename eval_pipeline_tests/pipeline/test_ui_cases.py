@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,10 +24,8 @@ from eval_pipeline_tests.conftest import require_service
 from eval_pipeline_tests.core.report.test_report_browser import CHROMIUM
 from eval_pipeline_tests.pipeline.test_graph import tiny_overrides
 from eval_pipeline_tests.pipeline.test_ui_staleness import (
-    START_TIMEOUT_S,
-    free_port,
     graphql,
-    wait_until,
+    serving_location,
     write_instance_yaml,
 )
 
@@ -62,52 +58,12 @@ def evaluated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
     overrides = {**tiny_overrides(tmp, "inflated_units"), "report_base_url": BASE_URL}
     with DagsterInstance.from_config(str(home)) as instance:
         summary = evaluate(RUN, overrides=overrides, instance=instance)
-    (tmp / "location.py").write_text(LOCATION.format(overrides=overrides))
-    (tmp / "workspace.yaml").write_text(
-        "load_from:\n  - python_file:\n      relative_path: location.py\n"
-        f"      location_name: eval_ui\n      working_directory: {tmp}\n"
-    )
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = (tmp / "webserver.log").open("wb")
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("dagster-webserver")),
-            *("-h", "127.0.0.1", "-p", str(port), "-w", "workspace.yaml"),
-        ],
-        cwd=tmp,
-        env={**os.environ, "DAGSTER_HOME": str(home)},
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-
-    def loaded() -> bool:
-        if server.poll() is not None:
-            raise AssertionError((tmp / "webserver.log").read_text()[-2000:])
-        try:
-            reply = graphql(
-                url, '{ assetNodeOrError(assetKey: {path: ["judge_scores"]}) { __typename } }'
-            )
-        except OSError:
-            return False
-        return bool(reply["assetNodeOrError"]["__typename"] == "AssetNode")
-
-    try:
-        wait_until(loaded, "the webserver and its code location", START_TIMEOUT_S)
+    with serving_location(tmp, home, LOCATION.format(overrides=overrides)) as url:
         graphql(url, "mutation { setNuxSeen }")
         # the check fails a case that failed (ERROR) or passed with warnings (WARN)
         flagged = [c["case_id"] for c in summary["cases"] if not c["passed"] or c["warnings"]]
         clean = [c["case_id"] for c in summary["cases"] if c["case_id"] not in flagged]
         yield {"url": url, "home": home, "failed": flagged, "passed": clean, "summary": summary}
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
 
 
 def wait_text(page: Any, text: str) -> None:
@@ -165,19 +121,14 @@ def test_the_case_check_marks_the_failed_cases_in_its_partition_view(
     )
     (check,) = reply["assetNodeOrError"]["assetChecksOrError"]["checks"]
     statuses = check["partitionStatuses"]
+    assert statuses["primaryDimensionName"] == "case"
+    order = [c["case_id"] for c in evaluated["summary"]["cases"]]
     found: dict[str, set[str]] = {"failed": set(), "succeeded": set()}
-    for row in statuses["ranges"]:
+    for row in statuses["ranges"]:  # consecutive cases of one status pattern form a range
+        first, last = (order.index(row[f"primaryDim{end}Key"]) for end in ("Start", "End"))
         for kind in found:
-            for secondary in row["secondaryDim"][f"{kind}Partitions"]:
-                primary = (row["primaryDimStartKey"], row["primaryDimEndKey"], secondary)
-                found[kind].add(primary[0] if primary[0] == primary[1] else str(primary))
-    if statuses["primaryDimensionName"] == "run":  # then the secondary keys are the cases
-        found = {
-            kind: {
-                s for row in statuses["ranges"] for s in row["secondaryDim"][f"{kind}Partitions"]
-            }
-            for kind in found
-        }
+            if row["secondaryDim"][f"{kind}Partitions"] == [RUN]:
+                found[kind] |= set(order[first : last + 1])
     assert found["failed"] == set(evaluated["failed"])
     assert found["succeeded"] == set(evaluated["passed"])
     page.screenshot(path=str(tmp_path / "case-check.png"), full_page=True)

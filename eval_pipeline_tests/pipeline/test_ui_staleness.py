@@ -20,6 +20,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -155,7 +156,17 @@ def webserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             run_config=QUIET,
         )
 
-    (tmp / "location.py").write_text(LOCATION.format(version=JUDGE_VERSION, overrides=overrides))
+    with serving_location(
+        tmp, home, LOCATION.format(version=JUDGE_VERSION, overrides=overrides)
+    ) as url:
+        yield url
+
+
+@contextmanager
+def serving_location(tmp: Path, home: Path, location: str) -> Iterator[str]:
+    """The real ``dagster-webserver`` on a free port over the instance in ``home``, loading the
+    code location whose source is ``location``; yields its URL once the location has loaded."""
+    (tmp / "location.py").write_text(location)
     (tmp / "workspace.yaml").write_text(
         "load_from:\n  - python_file:\n      relative_path: location.py\n"
         f"      location_name: eval_ui\n      working_directory: {tmp}\n"

@@ -147,46 +147,29 @@ NOTHING_CHECKED = DimensionResult(
 )
 
 
-def test_an_answer_that_does_not_answer_the_question_fails_whatever_its_weights() -> None:
-    off = judge_case(
+def judged(on_topic: float, oracle: DimensionResult, policy: GatePolicy = POLICY) -> Any:
+    return judge_case(
         "TC",
-        dims(0.3, NOTHING_CHECKED),
+        dims(on_topic, oracle),
         has_expected_answer=False,
         has_reference=True,
         chatbot_errors=[],
-        policy=POLICY,
+        policy=policy,
     )
+
+
+def test_an_answer_that_does_not_answer_the_question_fails_whatever_its_weights() -> None:
+    off = judged(0.3, NOTHING_CHECKED)
     assert not off.passed and off.state == "scored"
     assert off.gate_failures[0].startswith("on_topic: does not answer the question")
     assert (off.overall or 0) >= POLICY.pass_threshold, "the weights alone would pass it"
     gate_off = GatePolicy(weights=FULL_WEIGHTS, weights_bare=BARE_WEIGHTS, off_topic_gate=False)
-    assert judge_case(
-        "TC",
-        dims(0.3, NOTHING_CHECKED),
-        has_expected_answer=False,
-        has_reference=True,
-        chatbot_errors=[],
-        policy=gate_off,
-    ).passed
+    assert judged(0.3, NOTHING_CHECKED, gate_off).passed
     checked = DimensionResult(
         name="oracle", state="scored", score=1.0, details={"has_tool_evidence": True}
     )
-    assert judge_case(
-        "TC",
-        dims(0.3, checked),
-        has_expected_answer=False,
-        has_reference=True,
-        chatbot_errors=[],
-        policy=POLICY,
-    ).passed
-    assert judge_case(
-        "TC",
-        dims(0.8, NOTHING_CHECKED),
-        has_expected_answer=False,
-        has_reference=True,
-        chatbot_errors=[],
-        policy=POLICY,
-    ).passed
+    assert judged(0.3, checked).passed, "a checked claim means it answered"
+    assert judged(0.8, NOTHING_CHECKED).passed, "on topic"
 
 
 def write_run(reports: Path, run_key: str, created: str) -> None:
