@@ -26,6 +26,7 @@ from eval_pipeline_tests.pipeline.test_ui_staleness import free_port
 pytestmark = pytest.mark.slow
 
 FIRST_MINUTE_S = 60.0
+START_TIMEOUT_S = 300.0  # for dagster dev to start its daemon on a loaded machine
 
 
 def rows(results_db: Path) -> dict[str, int]:
@@ -41,6 +42,8 @@ def rows(results_db: Path) -> dict[str, int]:
 
 def runs_by_job(dagster_home: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """The runs the instance holds, per job: a sensor's request shows here at once."""
+    if not (dagster_home / "history" / "runs").is_dir():  # dagster dev has not set up yet
+        return {}
     monkeypatch.setenv("DAGSTER_HOME", str(dagster_home))  # the storage's base_dir
     with DagsterInstance.from_config(str(dagster_home)) as instance:
         jobs = [r.job_name for r in instance.get_runs()]
@@ -63,6 +66,11 @@ def test_make_devs_first_minute_launches_nothing_records_no_run_and_ctrl_c_stops
         start_new_session=True,  # its own process group, as a terminal's foreground job
     )
     try:
+        started = time.monotonic()  # the daemon's first sensor tick launches the golden sync
+        while not runs_by_job(home / "dagster", monkeypatch).get(golden_job.name):
+            assert dev.poll() is None, (tmp_path / "dev.log").read_text()[-3000:]
+            assert time.monotonic() - started < START_TIMEOUT_S, "the daemon never ticked"
+            time.sleep(2)
         deadline = time.monotonic() + FIRST_MINUTE_S
         while time.monotonic() < deadline:
             assert dev.poll() is None, (tmp_path / "dev.log").read_text()[-3000:]

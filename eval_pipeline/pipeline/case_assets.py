@@ -99,7 +99,14 @@ def warehouse_specs(table_names: Sequence[str]) -> list[AssetSpec]:
     table change observed on the cases that read it stales exactly their verdicts.
     """
     return [
-        AssetSpec(key=AssetKey(["warehouse", t]), group_name="warehouse", partitions_def=CASES)
+        AssetSpec(
+            key=AssetKey(["warehouse", t]),
+            group_name="warehouse",
+            partitions_def=CASES,
+            description=f"Warehouse table {t}, read live by the oracle. Its observations carry "
+            "the table's fingerprint; after a change, the one for the whole table lists the "
+            "cases whose verdicts it invalidated.",
+        )
         for t in table_names
     ]
 

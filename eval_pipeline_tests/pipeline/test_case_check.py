@@ -75,3 +75,17 @@ def test_metadata_and_checks_can_be_turned_off(tmp_path: Path) -> None:
         assert latest_checks(instance) == {}
         (record,) = instance.fetch_materializations(AssetKey("judge_scores"), limit=1).records
         assert "overall" not in record.asset_materialization.metadata
+
+
+def test_every_asset_and_check_has_a_description() -> None:
+    defs = build_definitions()
+    graph = defs.resolve_asset_graph()
+    for key in graph.get_all_asset_keys():
+        assert graph.get(key).description, key.to_user_string()
+    checks = [
+        spec
+        for d in [*(defs.assets or []), *(defs.asset_checks or [])]
+        for spec in getattr(d, "check_specs", [])
+    ]
+    assert {s.name for s in checks} >= {"case_passed", "gates_passed", "coverage"}
+    assert all(s.description for s in checks), [s.name for s in checks if not s.description]

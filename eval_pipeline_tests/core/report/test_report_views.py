@@ -209,3 +209,33 @@ def test_the_viewer_lists_runs_newest_first_and_serves_only_their_reports(tmp_pa
     assert client.get("/runs/2026-01-01-a/summary.json").json()["cases_total"] == 4
     for bad in ("/runs/..%2F/secret.txt", "/runs/2026-01-01-a/../../secret.txt", "/runs/x/y"):
         assert client.get(bad).status_code == 404, bad
+
+
+def test_the_cli_prints_the_summary_and_refresh_counts_as_text(tmp_path: Path, capsys: Any) -> None:
+    from eval_pipeline.cli.main import _print_summary, main
+    from eval_pipeline.core.aggregate import summarize_run
+
+    errored = judge_case(
+        "TC_2",
+        dims(0.9, NOTHING_CHECKED),
+        has_expected_answer=False,
+        has_reference=True,
+        chatbot_errors=["HTTP 502"],
+        policy=POLICY,
+    )
+    passed = judge_case(
+        "TC_1",
+        dims(0.9, NOTHING_CHECKED),
+        has_expected_answer=False,
+        has_reference=True,
+        chatbot_errors=[],
+        policy=POLICY,
+    )
+    _print_summary(summarize_run("r", [passed, errored], report_path="/r/report.html"))
+    url = f"sqlite:///{tmp_path / 'w.db'}"
+    assert main(["warehouse", "generate", "--database-url", url]) == 0
+    assert main(["warehouse", "refresh", "--database-url", url]) == 0
+    out = capsys.readouterr().out
+    assert "cases in error by cause: chatbot 1" in out
+    assert re.search(r"refreshed .*: hse_audits \d+ rows changed", out)
+    assert "{" not in out and "}" not in out
