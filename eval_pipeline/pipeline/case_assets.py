@@ -63,6 +63,7 @@ from eval_pipeline.pipeline.case_checks import CASE_CHECK, case_results
 from eval_pipeline.pipeline.case_metadata import (
     claims_metadata,
     first_contradiction,
+    redacted,
     response_metadata,
     scores_metadata,
     verdict_metadata,
@@ -80,14 +81,14 @@ PER_CASE_ASSETS = ("chatbot_responses", "extracted_claims", "oracle_verdicts", "
 def per_partition(
     context: AssetExecutionContext, step: Reusing, build: Any
 ) -> dict[str, Mapping[str, Any]]:
-    """``build(key, link)`` for each partition of the step, keyed as Dagster names partitions;
-    empty when ``EVAL_PARTITION_METADATA`` is off."""
+    """``build(key, link)`` for each partition of the step, redacted and keyed as Dagster names
+    partitions; empty when ``EVAL_PARTITION_METADATA`` is off."""
     settings = step.env.settings
     if not settings.partition_metadata:
         return {}
     base = settings.report_links_base
     return {
-        partition: build(key, report_url(base, *key))
+        partition: redacted(build(key, report_url(base, *key)), step.env.redactor)
         for partition, key in zip(context.partition_keys, step.keys, strict=True)
     }
 

@@ -26,7 +26,12 @@ from eval_pipeline.core.aggregate import judge_record
 from eval_pipeline.core.models import CaseScores, OracleResult
 from eval_pipeline.core.report.viewer import report_url
 from eval_pipeline.environment import Environment
-from eval_pipeline.pipeline.case_metadata import CheckResult, case_check, first_contradiction
+from eval_pipeline.pipeline.case_metadata import (
+    CheckResult,
+    case_check,
+    first_contradiction,
+    redacted,
+)
 from eval_pipeline.pipeline.io_manager import Key
 from eval_pipeline.pipeline.partition_events import check_evaluations
 from eval_pipeline.pipeline.partitions import RUN_CASE, split_key
@@ -56,15 +61,16 @@ def case_results(
     if not env.settings.partition_metadata:
         return {}
     base = env.settings.report_links_base
-    return {
-        partition: case_check(
-            judge_record(scores[key], env.policy),
-            first_contradiction(verdicts[key]) if key in verdicts else None,
-            report_url(base, *key),
-        )
-        for partition, key in partitions.items()
-        if key in scores
-    }
+    results = {}
+    for partition, key in partitions.items():
+        if key in scores:
+            passed, severity, metadata = case_check(
+                judge_record(scores[key], env.policy),
+                first_contradiction(verdicts[key]) if key in verdicts else None,
+                report_url(base, *key),
+            )
+            results[partition] = (passed, severity, redacted(metadata, env.redactor))
+    return results
 
 
 @asset_check(

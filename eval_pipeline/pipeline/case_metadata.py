@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dagster import AssetCheckSeverity, MetadataValue
+from dagster import AssetCheckSeverity, MarkdownMetadataValue, MetadataValue, TextMetadataValue
 
 from eval_pipeline.core.dimensions.safety import mask_pii
 from eval_pipeline.core.models import (
@@ -21,11 +21,25 @@ from eval_pipeline.core.models import (
     OracleResult,
     verdict_counts,
 )
+from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.core.report.claim_text import evidence_text, evidence_unit, format_value
 
 PREVIEW_CHARS = 240
 TABLE_ROWS = 25
 CheckResult = tuple[bool, AssetCheckSeverity, dict[str, Any]]
+
+
+def redacted(metadata: Mapping[str, Any], redactor: Redactor) -> dict[str, Any]:
+    """The metadata with every text in it redacted: Dagster stores it in its event log."""
+    out: dict[str, Any] = {}
+    for name, value in metadata.items():
+        if isinstance(value, str):
+            out[name] = redactor.text(value)
+        elif isinstance(value, TextMetadataValue | MarkdownMetadataValue):
+            out[name] = type(value)(redactor.text(value.value))
+        else:
+            out[name] = value
+    return out
 
 
 def _cell(text: Any) -> str:
