@@ -13,15 +13,15 @@ import os
 import signal
 import subprocess
 import time
+import urllib.error
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from dagster import DagsterInstance
 
 from eval_pipeline.pipeline.sensors import cases_job, golden_job
 from eval_pipeline.settings import PROJECT_ROOT
-from eval_pipeline_tests.pipeline.test_ui_staleness import free_port
+from eval_pipeline_tests.pipeline.test_ui_staleness import free_port, graphql
 
 pytestmark = pytest.mark.slow
 
@@ -40,24 +40,32 @@ def rows(results_db: Path) -> dict[str, int]:
     return counts
 
 
-def runs_by_job(dagster_home: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """The runs the instance holds, per job: a sensor's request shows here at once."""
-    if not (dagster_home / "history" / "runs").is_dir():  # dagster dev has not set up yet
-        return {}
-    monkeypatch.setenv("DAGSTER_HOME", str(dagster_home))  # the storage's base_dir
-    with DagsterInstance.from_config(str(dagster_home)) as instance:
-        jobs = [r.job_name for r in instance.get_runs()]
+RUNS = "{ runsOrError { ... on Runs { results { jobName } } } }"
+
+
+def runs_by_job(url: str) -> dict[str, int] | None:
+    """The runs the instance holds, per job, as the webserver reports them (a sensor's request
+    shows here at once); None until the webserver answers. Asked through the webserver, not by
+    opening the instance: a second process creating a fresh SQLite storage races dagster dev's
+    own migrations."""
+    try:
+        reply = graphql(url, RUNS)
+    except (urllib.error.URLError, ConnectionError):
+        return None
+    jobs = [r["jobName"] for r in reply["runsOrError"]["results"]]
     return {job: jobs.count(job) for job in jobs}
 
 
 def test_make_devs_first_minute_launches_nothing_records_no_run_and_ctrl_c_stops_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     home = tmp_path / "eval_home"
     silent = f"http://127.0.0.1:{free_port()}"  # no chatbot listens here
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
     log = (tmp_path / "dev.log").open("wb")
     dev = subprocess.Popen(
-        ["make", "-s", "dev", f"EVAL_HOME={home}", f"DEV_PORT={free_port()}"],
+        ["make", "-s", "dev", f"EVAL_HOME={home}", f"DEV_PORT={port}"],
         cwd=PROJECT_ROOT,
         env={**os.environ, "EVAL_CHATBOT_URL": silent, "EVAL_NIGHTLY_CRON": "* * * * *"},
         stdin=subprocess.DEVNULL,
@@ -67,7 +75,7 @@ def test_make_devs_first_minute_launches_nothing_records_no_run_and_ctrl_c_stops
     )
     try:
         started = time.monotonic()  # the daemon's first sensor tick launches the golden sync
-        while not runs_by_job(home / "dagster", monkeypatch).get(golden_job.name):
+        while not (runs_by_job(url) or {}).get(golden_job.name):
             assert dev.poll() is None, (tmp_path / "dev.log").read_text()[-3000:]
             assert time.monotonic() - started < START_TIMEOUT_S, "the daemon never ticked"
             time.sleep(2)
@@ -76,7 +84,7 @@ def test_make_devs_first_minute_launches_nothing_records_no_run_and_ctrl_c_stops
             assert dev.poll() is None, (tmp_path / "dev.log").read_text()[-3000:]
             time.sleep(2)
         counts = rows(home / "results.db")
-        launched = runs_by_job(home / "dagster", monkeypatch)
+        launched = runs_by_job(url) or {}
         os.killpg(dev.pid, signal.SIGINT)  # Ctrl-C: SIGINT to the foreground process group
         dev.wait(timeout=60)
     finally:
