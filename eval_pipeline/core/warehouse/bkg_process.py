@@ -27,6 +27,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,7 @@ from typing import Any
 from eval_pipeline.core.models import FUNCTION_KINDS, Function
 
 START_TIMEOUT_S = 120.0  # the child's imports, on a machine as loaded as a CI runner
+IDLE_S = 300.0  # a child with no call for this long ends (a code server loads a BKG, then idles)
 Reply = tuple[Any, ...]
 
 
@@ -95,6 +97,7 @@ class _Child:
         self._lock = threading.Lock()
         self._numbers = itertools.count(1)
         self._owed: dict[int, queue.SimpleQueue[Reply]] = {}
+        self._last_done = time.monotonic()
         self._retired = False
         self._start: Reply = ("failed", f"it did not start within {START_TIMEOUT_S:g} s")
         self._started = threading.Event()
@@ -127,10 +130,17 @@ class _Child:
                 pass
         return number, replies
 
+    def idle_for(self) -> float:
+        """Seconds since it was ready or last replied, 0 while starting or owing a reply."""
+        with self._lock:
+            busy = self._owed or not self._started.is_set()
+            return 0.0 if busy else time.monotonic() - self._last_done
+
     def done(self, number: int) -> None:
         """No reply is wanted any longer; a retired child with nothing owed is killed."""
         with self._lock:
             self._owed.pop(number, None)
+            self._last_done = time.monotonic()
             idle = self._retired and not self._owed
         if idle:
             self.kill()
@@ -166,8 +176,10 @@ class _Child:
             except (EOFError, OSError, pickle.UnpicklingError, ValueError):
                 break
             if reply[0] in ("ready", "failed"):
-                self._start = reply
-                self._started.set()
+                with self._lock:
+                    self._start = reply
+                    self._last_done = time.monotonic()
+                    self._started.set()
                 continue
             with self._lock:
                 owed = self._owed.get(reply[1])
@@ -190,18 +202,20 @@ class BKGProcess:
     """The child BKG code runs in for this process; after a call ran out of time or the child
     died, the next call starts another."""
 
-    def __init__(self) -> None:
+    def __init__(self, idle_s: float = IDLE_S) -> None:
+        self._idle_s = idle_s
         self._lock = threading.Lock()
         self._child: _Child | None = None
         self._namespaces: dict[str, Namespace] = {}
         self._start_failure = ""  # a child that cannot start is not started again
+        self._watching = False
 
     def start(self) -> None:
         """Start the child now, without waiting: its imports take a second, which then overlap
         the caller's own and the first call finds it ready."""
         with self._lock:
             if self._child is None or self._child.retired:
-                self._child = _Child()
+                self._child = self._new_child()
 
     @property
     def pid(self) -> int | None:
@@ -252,10 +266,29 @@ class BKGProcess:
             raise ReferenceFailure(reply[2])
 
     def close(self) -> None:
+        """Stop the child; a later call starts another."""
         with self._lock:
             child, self._child = self._child, None
+            self._start_failure = ""
         if child is not None:
             child.kill()
+
+    def _new_child(self) -> _Child:
+        """A fresh child (called holding the lock); the first starts the idle watch."""
+        if not self._watching:
+            self._watching = True
+            threading.Thread(target=self._end_idle, name="bkg-idle", daemon=True).start()
+        return _Child()
+
+    def _end_idle(self) -> None:
+        while True:
+            time.sleep(self._idle_s / 10)
+            with self._lock:
+                child = self._child
+                if child is None or child.idle_for() < self._idle_s:
+                    continue
+                self._child = None
+            child.retire()
 
     def _current(self) -> _Child:
         """The child taking calls, ready; a new one if the last died or was retired."""
@@ -263,7 +296,7 @@ class BKGProcess:
             if self._start_failure:
                 raise ReferenceFailure(self._start_failure)
             if self._child is None or self._child.retired:
-                self._child = _Child()
+                self._child = self._new_child()
             child = self._child
         try:
             child.wait_ready()
@@ -278,7 +311,7 @@ class BKGProcess:
         successor starts importing now, while the caller reports the error."""
         with self._lock:
             if self._child is child:
-                self._child = _Child()
+                self._child = self._new_child()
         child.retire()
 
     def _load_into(self, child: _Child, namespace: Namespace, timeout_s: float) -> None:

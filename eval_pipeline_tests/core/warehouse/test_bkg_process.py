@@ -202,3 +202,18 @@ def test_the_environment_and_packages_of_the_caller_are_the_functions_own(
     )
     process.close()  # the next child starts with the environment as it is now
     assert BKGRuntime(bkg(reads), LIMITS, process).evaluate(kpi("reads"), db).value == 42.0
+
+
+def test_an_idle_process_ends_and_the_next_call_starts_another(db: Database) -> None:
+    """A code server validates a BKG once and then idles: its child does not stay for ever."""
+    process = BKGProcess(idle_s=0.5)
+    try:
+        runtime = BKGRuntime(bkg(), LIMITS, process)
+        assert runtime.evaluate(kpi("ok"), db).value == 3
+        first = process.pid
+        assert first is not None and gone(first)
+        fresh = BKGRuntime(bkg(), LIMITS, process)  # a new memo: the call is made again
+        assert fresh.evaluate(kpi("ok"), db).value == 3
+        assert process.pid not in (None, first)
+    finally:
+        process.close()
