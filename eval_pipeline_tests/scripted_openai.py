@@ -231,6 +231,16 @@ class ScriptedOpenAI:
     def base_url(self) -> str:
         return f"{self.endpoint}/v1"
 
+    def judge_env(self, api_key: str | None = None, **settings: str) -> dict[str, str]:
+        """The ``EVAL_*`` variables of a judge at this server, model ``judge``, with ``api_key``
+        (by default the right one) and any other setting (``llm_max_retries="0"``)."""
+        env = {
+            "EVAL_LLM_BASE_URL": self.base_url,
+            "EVAL_LLM_MODEL": "judge",
+            "EVAL_LLM_API_KEY": self.api_key if api_key is None else api_key,
+        }
+        return {**env, **{f"EVAL_{name.upper()}": value for name, value in settings.items()}}
+
     # ------------------------------------------------------------------ scripting
 
     def script(self, *replies: Responder) -> ScriptedOpenAI:

@@ -146,13 +146,8 @@ def test_judges_failing_mid_run_leave_every_case_in_error(
 ) -> None:
     tiny_env(tmp_path, monkeypatch, "honest")
     with ScriptedOpenAI(api_key="sk-test", default=error(500)) as server:
-        for key, value in {
-            "LLM_BASE_URL": server.base_url,
-            "LLM_MODEL": "judge",
-            "LLM_API_KEY": "sk-test",
-            "LLM_MAX_RETRIES": "0",
-        }.items():
-            monkeypatch.setenv(f"EVAL_{key}", value)
+        for key, value in server.judge_env(llm_max_retries="0").items():
+            monkeypatch.setenv(key, value)
         assert main(["run", "--run-key", "judge-down"]) == 1
         assert is_probe(server.requests[0]) and server.requests[0].status == 200
     _, summary = summary_of(capsys.readouterr().out)

@@ -235,6 +235,20 @@ def test_a_login_or_headers_that_drip_for_ever_fail_every_case_within_the_limit(
     no_case_passes_with_errors(outcome.summary)
 
 
+def refused_before_asking(
+    world: World, capsys: pytest.CaptureFixture[str], key: str, expected: str
+) -> float:
+    """``run`` stops with ``expected`` as its one line (exit 2) and ``validate`` lists it, with
+    no chatbot call; the longer of their times."""
+    asked = len(world.server.requests)
+    run = cli(world, capsys, "run", "--run-key", key, "--cases", *CASES)
+    assert (run.code, run.err) == (2, [expected])
+    validate = cli(world, capsys, "validate")
+    assert (validate.code, validate.err) == (1, [expected, "1 problem(s) found"])
+    assert len(world.server.requests) == asked, "no chatbot call"
+    return max(run.took, validate.took)
+
+
 def test_a_10_mb_question_is_refused_before_the_chatbot_is_asked(
     world: World, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -242,17 +256,11 @@ def test_a_10_mb_question_is_refused_before_the_chatbot_is_asked(
     path = golden(world, "huge_question.json", [huge, demo_case("TC_003")])
     monkeypatch.setenv("EVAL_GOLDEN_PATH", str(path))
     monkeypatch.setenv("EVAL_CHATBOT_URL", f"{world.server.url}/ok")
-    asked = len(world.server.requests)
     expected = (
         f"{path}: TC_001.question: 10,485,760 characters, more than the 20,000 allowed "
         "(EVAL_GOLDEN_MAX_FIELD_CHARS)"
     )
-    run = cli(world, capsys, "run", "--run-key", "huge-question")
-    assert (run.code, run.err) == (2, [expected])
-    validate = cli(world, capsys, "validate")
-    assert (validate.code, validate.err) == (1, [expected, "1 problem(s) found"])
-    assert len(world.server.requests) == asked, "no chatbot call"
-    assert max(run.took, validate.took) < BOUND_S
+    assert refused_before_asking(world, capsys, "huge-question", expected) < BOUND_S
 
 
 def test_a_wrong_judge_key_stops_the_run_before_the_chatbot_is_asked(
@@ -261,9 +269,8 @@ def test_a_wrong_judge_key_stops_the_run_before_the_chatbot_is_asked(
     monkeypatch.setenv("EVAL_CHATBOT_URL", f"{world.server.url}/ok")
     asked = len(world.server.requests)
     with ScriptedOpenAI(api_key="sk-right") as judge:
-        monkeypatch.setenv("EVAL_LLM_BASE_URL", judge.base_url)
-        monkeypatch.setenv("EVAL_LLM_MODEL", "judge")
-        monkeypatch.setenv("EVAL_LLM_API_KEY", "sk-wrong")
+        for key, value in judge.judge_env(api_key="sk-wrong").items():
+            monkeypatch.setenv(key, value)
         outcome = cli(world, capsys, "run", "--run-key", "wrong-key", "--cases", *CASES)
     assert outcome.code == 2 and len(outcome.err) == 1
     assert outcome.err[0].startswith("settings: EVAL_LLM_API_KEY: the judge at ")
@@ -276,13 +283,8 @@ def test_a_judge_failing_mid_run_passes_no_case(
     world: World, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with ScriptedOpenAI(api_key="sk-test", default=error(500)) as judge:
-        for key, value in {
-            "LLM_BASE_URL": judge.base_url,
-            "LLM_MODEL": "judge",
-            "LLM_API_KEY": "sk-test",
-            "LLM_MAX_RETRIES": "0",
-        }.items():
-            monkeypatch.setenv(f"EVAL_{key}", value)
+        for key, value in judge.judge_env(llm_max_retries="0").items():
+            monkeypatch.setenv(key, value)
         outcome = cli(world, capsys, "run", "--run-key", "judge-down", "--cases", *CASES)
         assert is_probe(judge.requests[0]) and judge.requests[0].status == 200
     assert outcome.code == 1
@@ -334,17 +336,11 @@ def test_a_kpi_that_loops_at_load_stops_run_and_validate_with_its_name(
     path = bkg_with(world, "loops.json", "site_count", loops)
     monkeypatch.setenv("EVAL_BKG_PATH", str(path))
     monkeypatch.setenv("EVAL_CHATBOT_URL", f"{world.server.url}/ok")
-    asked = len(world.server.requests)
     expected = (
         f"{path}: kpis.site_count.python_function: did not finish loading within 2 s "
         "(EVAL_REFERENCE_TIMEOUT_S)"
     )
-    run = cli(world, capsys, "run", "--run-key", "kpi-loops", "--cases", *CASES)
-    assert (run.code, run.err) == (2, [expected])
-    validate = cli(world, capsys, "validate")
-    assert (validate.code, validate.err) == (1, [expected, "1 problem(s) found"])
-    assert len(world.server.requests) == asked, "no chatbot call"
-    assert max(run.took, validate.took) < LIMIT_S + BOUND_S
+    assert refused_before_asking(world, capsys, "kpi-loops", expected) < LIMIT_S + BOUND_S
 
 
 # --------------------------------------------------------------------------- signals

@@ -158,6 +158,8 @@ def _watched(connection: Any) -> None:
 
 
 class _WatchedHTTPConnection(HTTPConnection):
+    """Watched by the deadline of the call using it, from its connect or request on."""
+
     def connect(self) -> None:
         _watched(self)
         super().connect()
@@ -167,14 +169,8 @@ class _WatchedHTTPConnection(HTTPConnection):
         super().request(*args, **kwargs)
 
 
-class _WatchedHTTPSConnection(HTTPSConnection):
-    def connect(self) -> None:
-        _watched(self)
-        super().connect()
-
-    def request(self, *args: Any, **kwargs: Any) -> None:
-        _watched(self)
-        super().request(*args, **kwargs)
+class _WatchedHTTPSConnection(_WatchedHTTPConnection, HTTPSConnection):
+    pass
 
 
 class _WatchedHTTPPool(HTTPConnectionPool):

@@ -18,6 +18,7 @@ A call costs one round trip of pickles (about 0.1 ms, see the README); the child
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import itertools
 import os
@@ -281,14 +282,19 @@ class BKGProcess:
         return _Child()
 
     def _end_idle(self) -> None:
+        """Retire the child once idle; the watch ends with it (or with close) and the next
+        child starts another."""
         while True:
             time.sleep(self._idle_s / 10)
             with self._lock:
                 child = self._child
-                if child is None or child.idle_for() < self._idle_s:
+                if child is not None and child.idle_for() < self._idle_s:
                     continue
                 self._child = None
-            child.retire()
+                self._watching = False
+            if child is not None:
+                child.retire()
+            return
 
     def _current(self) -> _Child:
         """The child taking calls, ready; a new one if the last died or was retired."""
@@ -352,14 +358,7 @@ class BKGProcess:
             return None
 
 
-_default: BKGProcess | None = None
-_default_lock = threading.Lock()
-
-
+@functools.cache
 def default_bkg_process() -> BKGProcess:
     """The process-wide runner of BKG code; its child starts on first use, not here."""
-    global _default
-    with _default_lock:
-        if _default is None:
-            _default = BKGProcess()
-        return _default
+    return BKGProcess()

@@ -49,6 +49,17 @@ def asked(adapter: SSEAdapter | HTTPJSONAdapter) -> tuple[ChatPayload, float]:
     return payload, time.monotonic() - started
 
 
+def failed_in_time(
+    adapter: SSEAdapter | HTTPJSONAdapter, message: str
+) -> tuple[ChatPayload, float]:
+    """The call's error payload, starting with ``message``, within the deadline's margin."""
+    payload, took = asked(adapter)
+    assert payload.status == "error"
+    assert payload.errors[0].startswith(message), payload.errors
+    assert took < TOTAL_S + MARGIN_S
+    return payload, took
+
+
 @pytest.mark.parametrize(
     ("behaviour", "message"),
     [
@@ -61,10 +72,7 @@ def asked(adapter: SSEAdapter | HTTPJSONAdapter) -> tuple[ChatPayload, float]:
 def test_an_sse_call_never_outlives_its_total_timeout(
     server: MisbehavingServer, behaviour: str, message: str
 ) -> None:
-    payload, took = asked(sse(server, behaviour))
-    assert payload.status == "error"
-    assert payload.errors[0].startswith(message), payload.errors
-    assert took < TOTAL_S + MARGIN_S
+    payload, took = failed_in_time(sse(server, behaviour), message)
     assert took >= TOTAL_S - 0.1, "the server was waited for until the deadline"
     assert "secret-password" not in payload.model_dump_json()
 
@@ -113,10 +121,7 @@ def json_bot(server: MisbehavingServer, behaviour: str) -> HTTPJSONAdapter:
 def test_an_http_json_call_is_held_to_the_deadline_and_the_cap(
     server: MisbehavingServer, behaviour: str, message: str
 ) -> None:
-    payload, took = asked(json_bot(server, behaviour))
-    assert payload.status == "error"
-    assert payload.errors[0].startswith(message), payload.errors
-    assert took < TOTAL_S + MARGIN_S
+    failed_in_time(json_bot(server, behaviour), message)
 
 
 def test_well_behaved_servers_still_answer_through_the_same_sessions(
