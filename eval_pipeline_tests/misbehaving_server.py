@@ -17,7 +17,9 @@ Behaviours (the login of every behaviour but ``drip_login`` answers at once):
 * ``drip_400`` — HTTP 400 whose body arrives one byte per ``drip_s``;
 * ``drip_login`` — the login answers 200, then drips its body for ever;
 * ``drip_headers`` — the status line and headers one byte per ``drip_s``, never finished;
-* ``endless_json`` / ``drip_json`` — ``/json`` bodies that never end / drip for ever.
+* ``endless_json`` / ``drip_json`` — ``/json`` bodies that never end / drip for ever;
+* ``drip_closing`` — 200 with ``Connection: close`` and no length (the body ends when the
+  connection does, as in HTTP/1.0), an SSE or JSON body dripping for ever.
 """
 
 from __future__ import annotations
@@ -191,6 +193,12 @@ class MisbehavingServer:
         sock.sendall(b"Transfer-Encoding: chunked\r\n\r\n" + _chunk(b'{"answer": "'))
         while not self.stopping.wait(0.05):
             sock.sendall(_chunk(b"more " * 20))
+        return False
+
+    def _drip_closing(self, sock: socket.socket, path: str) -> bool:
+        kind = b"application/json" if path == "/json" else b"text/event-stream"
+        sock.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: " + kind + b"\r\n\r\n")
+        self._drip(sock, lambda: b" " if path == "/json" else b":")
         return False
 
     def _drip_json(self, sock: socket.socket, path: str) -> bool:

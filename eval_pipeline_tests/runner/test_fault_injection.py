@@ -159,6 +159,7 @@ STREAM_FAULTS = {
     "drip_stream": "chatbot: stream exceeded the total timeout of 2 s",
     "endless_400": "chatbot: chat request rejected: HTTP 400: bad request bad request",
     "drip_400": "chatbot: chat request rejected: HTTP 400: x",
+    "drip_closing": "chatbot: stream exceeded the total timeout of 2 s",
     "huge_answer": "chatbot: answer too large: more than 1,048,576 bytes "
     "(EVAL_CHATBOT_MAX_ANSWER_BYTES)",
 }
@@ -181,6 +182,7 @@ def fault_cases(faults: dict[str, str]) -> list[dict[str, Any]]:
             {
                 "endless_json": "chatbot: no complete answer within the total timeout of 2 s",
                 "drip_json": "chatbot: no complete answer within the total timeout of 2 s",
+                "drip_closing": "chatbot: no complete answer within the total timeout of 2 s",
                 "endless_400": "chatbot: request rejected: HTTP 400: bad request bad request",
                 "huge_answer": "chatbot: answer too large: more than 1,048,576 bytes",
             },

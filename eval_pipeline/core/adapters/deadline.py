@@ -97,7 +97,7 @@ class Deadline:
 
 def _shut(connection: Any) -> None:
     """Wake every read blocked on the connection (a plain socket's shutdown, TLS or not)."""
-    sock = getattr(connection, "sock", None)
+    sock = getattr(connection, "sock", None) or getattr(connection, "eval_sock", None)
     if sock is not None:
         with contextlib.suppress(OSError):
             socket.socket.shutdown(sock, socket.SHUT_RDWR)
@@ -163,6 +163,13 @@ class _WatchedHTTPConnection(HTTPConnection):
     def connect(self) -> None:
         _watched(self)
         super().connect()
+        # http.client lets go of the socket of a response that closes the connection (HTTP/1.0,
+        # "Connection: close") while that response still reads from it: kept to be cut
+        self.eval_sock = self.sock
+        # a deadline that passed while connecting found no socket to cut: this one is cut now
+        deadline = getattr(self, "eval_deadline", None)
+        if deadline is not None and deadline.expired:
+            _shut(self)
 
     def request(self, *args: Any, **kwargs: Any) -> None:
         _watched(self)
