@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 
 from eval_pipeline.cli.main import main
-from eval_pipeline.settings import PROJECT_ROOT, load_settings
-from eval_pipeline_tests.cli.test_cli import tiny_env
-from eval_pipeline_tests.stored_run import StoredRun, summary_of
+from eval_pipeline.settings import PROJECT_ROOT
+from eval_pipeline_tests.stored_run import good_tiny_run, summary_of
 
 TINY = PROJECT_ROOT / "data" / "tiny"
 
@@ -49,10 +48,7 @@ def bad_world(tmp_path: Path) -> tuple[Path, Path]:
 def test_each_bad_value_or_exit_errs_its_own_case_and_the_batch_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    tiny_env(tmp_path, monkeypatch, "honest")
-    assert main(["run", "--run-key", "good"]) == 0
-    good_path, _ = summary_of(capsys.readouterr().out)
-    good = StoredRun.of(load_settings().results_store_url, good_path)
+    good = good_tiny_run(tmp_path, monkeypatch, capsys)
     bkg_path, golden_path = bad_world(tmp_path)
     monkeypatch.setenv("EVAL_BKG_PATH", str(bkg_path))
     monkeypatch.setenv("EVAL_GOLDEN_PATH", str(golden_path))

@@ -15,11 +15,10 @@ import pytest
 from pydantic import SecretStr
 
 from eval_pipeline.cli.main import main
-from eval_pipeline.settings import PROJECT_ROOT, load_settings
+from eval_pipeline.settings import PROJECT_ROOT
 from eval_pipeline_tests import tiny_chatbot
-from eval_pipeline_tests.cli.test_cli import tiny_env
 from eval_pipeline_tests.scripted_openai import ScriptedOpenAI, error, is_probe
-from eval_pipeline_tests.stored_run import StoredRun, summary_of
+from eval_pipeline_tests.stored_run import StoredRun, good_tiny_run, summary_of
 
 TINY = PROJECT_ROOT / "data" / "tiny"
 
@@ -38,11 +37,7 @@ def run_stopped(capsys: pytest.CaptureFixture[str], key: str) -> tuple[int, str]
 def good_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> StoredRun:
-    """A finished run of the honest tiny bot, as stored."""
-    tiny_env(tmp_path, monkeypatch, "honest")
-    assert main(["run", "--run-key", "good"]) == 0
-    path, _ = summary_of(capsys.readouterr().out)
-    return StoredRun.of(load_settings().results_store_url, path)
+    return good_tiny_run(tmp_path, monkeypatch, capsys)
 
 
 def free_port() -> int:
