@@ -186,7 +186,27 @@ def param_periods(params: Mapping[str, Any]) -> list[Period]:
         exact = _exact(start, end) or _exact(start, end - dt.timedelta(days=1))
         if exact is not None:
             found.append(exact)
-    return found
+    return _of_the_year(found, params)
+
+
+_PART_OF_YEAR = {"half": ("half", 2), "quarter": ("quarter", 4), "qtr": ("quarter", 4)}
+_PART_OF_YEAR |= {"month": ("month", 12)}
+
+
+def _of_the_year(found: list[Period], params: Mapping[str, Any]) -> list[Period]:
+    """A year param and a part of it given as a number (``year: 2024, quarter: 1``) name that
+    part of that year, not the whole year: the five scalar references of "Q1 2024 … Q1 2025"
+    are each for their quarter."""
+    years = [p for p in found if p.grain == "year"]
+    parts = [
+        Period(grain, years[0].year if len(years) == 1 else None, value)
+        for name, value in params.items()
+        for grain, top in [_PART_OF_YEAR.get(name.lower(), ("", 0))]
+        if grain and isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= top
+    ]
+    if len(parts) != 1:
+        return found
+    return [p for p in found if p.grain != "year" or parts[0].year is None] + parts
 
 
 # --------------------------------------------------------------------------- in answers

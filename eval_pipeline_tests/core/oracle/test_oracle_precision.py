@@ -45,6 +45,11 @@ DEPOT_WAGES = ref(
 )
 STOP_TIME = ref({"North": 4.2, "South": 5.1}, "minutes", name="avg_stop_minutes")
 
+QUARTERLY = [
+    ref(v, "currency", name="freight_revenue", params={"year": y, "quarter": q})
+    for y, q, v in [(2024, 1, 2_093_000), (2024, 2, 2_624_000), (2025, 1, 2_257_000)]
+]
+
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # markdown emphasis reads as spaces: "*above*" still makes a comparison
     ("emphasis", "", "North scored 0.34 points *above* South.", [SCORES], [S]),
@@ -137,6 +142,14 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         "North stops average 4.2 minutes. South stops average 6.0 minutes.",
         [STOP_TIME],
         [S, C],
+    ),
+    # a year param and a quarter param number name that quarter, not the year
+    (
+        "part of a year",
+        "",
+        "- Q1 2024: $2.09M\n- Q2 2024: $2.72M\n\nQ1 2025 came in at $2.26M.",
+        QUARTERLY,
+        [S, C, S],
     ),
 ]
 
