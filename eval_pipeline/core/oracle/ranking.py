@@ -293,13 +293,15 @@ def verify_ranking(
 
     top = max(score(s) for s in candidates)
     specific = words - _GENERIC_RANK_WORDS
+    by_sentence = False
     if top[0] == 0 and not specific:  # "January was the quietest month, with $6,312 of new MRR"
         sentence = ctx.answer[slice(*ctx.layout.sentence_of(start))]
         rest = {w for w in tokens(sentence) if not w.isdigit()} - _GENERIC_RANK_WORDS - label_words
         best_words = max(len(s.meaning & rest) for s in candidates)
         named_by_sentence = [s for s in candidates if len(s.meaning & rest) == best_words]
         if best_words and len(named_by_sentence) == 1:
-            words, top = words | rest, score(named_by_sentence[0])
+            words, by_sentence = words | rest, True  # before scoring: score reads words
+            top = score(named_by_sentence[0])
     if top[0] == 0 and specific and len(candidates) > 1:
         return _with(unverifiable, "its words name no metric the references rank")
     chosen = [s for s in candidates if score(s) == top]
@@ -341,6 +343,8 @@ def verify_ranking(
         f"{claim.entity} ranks #{ahead + 1} of {len(values)} by {direction} value "
         f"(claimed {stated}): {listing}"
     )
+    if not holds and by_sentence:  # the sentence may name several metrics: no accusation
+        return _with(unverifiable, f"the metric is named only elsewhere in its sentence; {reason}")
     return Verdict(
         claim_id=claim.id,
         verdict="supported" if holds else "contradicted",

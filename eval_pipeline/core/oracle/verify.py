@@ -514,6 +514,8 @@ class _Verifier:
             return None, f"a share, which {first.fact.describe()} is not"
         if claim.unit in ("percent", "fraction") and _OF_ANOTHER.match(after):
             return None, "a share of another entity's quantity, not its rate"
+        if claim.unit not in RATES and self._a_part_of(claim, binding, first.fact):
+            return None, "a part of another entity's or period's total, not its level"
         noun = head_noun(self.ctx.answer, claim)
         own = first.fact.meaning | tokens(" ".join([*first.fact.names, *first.fact.scope]))
         unit = claim_unit(claim, binding)
@@ -562,6 +564,30 @@ class _Verifier:
         if first.entity == "row":
             return None, "it names no row of the reference's table"
         return None, "it names a label the only comparable figure is not for"
+
+    def _a_part_of(self, claim: Claim, binding: Binding, fact: Fact) -> bool:
+        """Is the claim a part of the whole that pins the fact: the fact's row or period named
+        only in an "of …" after the number ("handled 2,100 of March's deliveries"), not
+        elsewhere in its clause ("Cardiology accounted for 490 of the clinic's visits")?"""
+        of = _OF_ANOTHER.match(self.ctx.answer, claim.span[1])
+        if of is None:
+            return False
+        start, end = binding.clause
+        outside = [*self.ctx.labels_in(start, of.start()), *self.ctx.labels_in(of.end(), end)]
+        inside = self.ctx.labels_in(of.start(), of.end())
+        own = fact.labels | fact.scope
+        if any(m.key in own for m in outside):
+            return False
+        if any(m.key in own for m in inside):
+            return True
+        periods = [m.period for m in self.ctx.periods_in(of.start(), of.end())]
+        elsewhere = [
+            m.period
+            for m in (*self.ctx.periods_in(start, of.start()), *self.ctx.periods_in(of.end(), end))
+        ]
+        return any(fp.within(p) for fp in fact.periods for p in periods) and not any(
+            fp.within(p) for fp in fact.periods for p in elsewhere
+        )
 
     def _stated_for(self, claim: Claim, binding: Binding, fact: Fact) -> bool:
         """Does a claim of another sentence, bound to this fact's entity, state its value? Then

@@ -50,6 +50,28 @@ QUARTERLY = [
     for y, q, v in [(2024, 1, 2_093_000), (2024, 2, 2_624_000), (2025, 1, 2_257_000)]
 ]
 
+DEPOTS = ref(
+    {
+        "columns": ["depot", "month", "loads", "late_loads", "avg_unload_hours"],
+        "rows": [
+            ["Avon", "2025-03-01", 4650, 120, 2.4],
+            ["Avon", "2025-02-01", 3980, 150, 2.9],
+            ["Tees", "2025-03-01", 2210, 300, 2.1],
+        ],
+    },
+    sql="SELECT depot, month, COUNT(*) AS loads, SUM(late) AS late_loads, "
+    "AVG(h) AS avg_unload_hours FROM l GROUP BY depot, month",
+)
+
+BY_DEPOT = ref(
+    {
+        "columns": ["depot", "loads", "late_loads", "avg_unload_hours"],
+        "rows": [["Avon", 4650, 120, 2.4], ["Tees", 2210, 300, 2.9], ["Wear", 1980, 90, 2.6]],
+    },
+    sql="SELECT depot, COUNT(*) AS loads, SUM(late) AS late_loads, "
+    "AVG(h) AS avg_unload_hours FROM l GROUP BY depot",
+)
+
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # markdown emphasis reads as spaces: "*above*" still makes a comparison
     ("emphasis", "", "North scored 0.34 points *above* South.", [SCORES], [S]),
@@ -150,6 +172,25 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         "- Q1 2024: $2.09M\n- Q2 2024: $2.72M\n\nQ1 2025 came in at $2.26M.",
         QUARTERLY,
         [S, C, S],
+    ),
+    # "N of <named>'s …" is a part of that entity's or period's total, not its level; an entity
+    # named outside the "of …" is still the part's own
+    (
+        "part of a whole",
+        "",
+        "Our night shift handled 2,100 of Tees's loads in March.",
+        [DEPOTS],
+        [U],
+    ),
+    ("part of a whole", "", "Tees took 2,500 of March's loads.", [DEPOTS], [C]),
+    # a ranking whose clause names no metric takes the one its sentence names, and may then
+    # support but not accuse (the sentence can name several metrics)
+    (
+        "ranking metric from the sentence",
+        "",
+        "Avon leads with 4,650 loads; its late loads were 120.",
+        [BY_DEPOT],
+        [U, S, U],
     ),
 ]
 
