@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib
 import threading
 from collections.abc import Callable
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from eval_pipeline.core.adapters.base import AnswerCapped, ChatbotAdapter
-from eval_pipeline.core.adapters.http_json import HTTPJSONAdapter
-from eval_pipeline.core.adapters.python_callable import CallableAdapter
-from eval_pipeline.core.adapters.redacting import RedactingAdapter
-from eval_pipeline.core.adapters.sse import SSEAdapter
+from eval_pipeline.configuration import build_adapter as build_adapter  # its one home is there
+from eval_pipeline.configuration import configuration_problems, open_results_store
+from eval_pipeline.core.adapters.base import ChatbotAdapter
 from eval_pipeline.core.aggregate import GatePolicy
 from eval_pipeline.core.analysis.calibration import demotions, judge_version
+from eval_pipeline.core.attempts import RunLedger
 from eval_pipeline.core.dimensions.judges import prompt_versions
 from eval_pipeline.core.dimensions.rubric_judge import load_rubric_prompt
 from eval_pipeline.core.inputs import load_bkg, load_golden
@@ -42,16 +40,6 @@ from eval_pipeline.settings import Settings
 from eval_pipeline.versions import STAGE_VERSIONS
 
 
-def build_adapter(settings: Settings, redactor: Redactor | None = None) -> ChatbotAdapter:
-    """The configured chatbot transport, its answers held to ``EVAL_CHATBOT_MAX_ANSWER_BYTES``
-    and its payloads redacted (``RedactingAdapter``) by ``redactor`` (built from the settings when
-    not given; the transport adds its login tokens to it); evaluation never depends on which
-    transport it is."""
-    redactor = redactor or Redactor.from_settings(settings)
-    capped = AnswerCapped(_transport(settings, redactor), settings.chatbot_max_answer_bytes)
-    return RedactingAdapter(capped, redactor)
-
-
 def build_tracer(settings: Settings, redactor: Redactor | None = None) -> Tracer:
     """The OpenTelemetry exporter when ``EVAL_OTEL_ENDPOINT`` is set, its spans redacted by
     ``redactor`` (built from the settings when not given), else the tracer that records nothing;
@@ -62,42 +50,6 @@ def build_tracer(settings: Settings, redactor: Redactor | None = None) -> Tracer
     from eval_pipeline.core.tracing.otel import OTelTracer
 
     return OTelTracer(traces, (redactor or Redactor.from_settings(settings)).text)
-
-
-def _transport(settings: Settings, redactor: Redactor) -> ChatbotAdapter:
-    if settings.chatbot_kind == "sse":
-        return SSEAdapter(
-            settings.chatbot_url,
-            username=settings.chatbot_username,
-            password=settings.chatbot_password,
-            connect_timeout_s=settings.chatbot_connect_timeout_s,
-            read_timeout_s=settings.chatbot_read_timeout_s,
-            total_timeout_s=settings.chatbot_total_timeout_s,
-            retries=settings.chatbot_retries,
-            pool_size=max(settings.concurrency, 8),
-            max_answer_bytes=settings.chatbot_max_answer_bytes,
-            redactor=redactor,
-            intent_event=settings.chatbot_intent_event,
-            intent_path=settings.chatbot_intent_path,
-        )
-    if settings.chatbot_kind == "http_json":
-        return HTTPJSONAdapter(
-            settings.chatbot_url,
-            timeout_s=settings.chatbot_total_timeout_s,
-            retries=settings.chatbot_retries,
-            max_answer_bytes=settings.chatbot_max_answer_bytes,
-            redactor=redactor,
-            intent_path=settings.chatbot_intent_path,
-        )
-    module, _, attr = settings.chatbot_callable.partition(":")
-    factory: Callable[[str], Callable[[str, str], Any]] = getattr(
-        importlib.import_module(module), attr
-    )
-    return CallableAdapter(
-        factory(settings.warehouse_url),
-        total_timeout_s=settings.chatbot_total_timeout_s,
-        intent_path=settings.chatbot_intent_path,
-    )
 
 
 def _stamp(path: Path) -> str | None:
@@ -208,7 +160,23 @@ class Environment:
 
     @cached_property
     def store(self) -> ResultsStore:
-        return ResultsStore(self.settings.results_store_url, redactor=self.redactor)
+        return open_results_store(self.settings, self.redactor)
+
+    @cached_property
+    def ledger(self) -> RunLedger:
+        """The run key's attempts and locks, in the results store (opened first)."""
+        return RunLedger(self.store.url)
+
+    def configuration_problems(self, dagster_config: Callable[[str], str | None]) -> list[Problem]:
+        """What ``configuration.configuration_problems`` finds, with this environment's store,
+        chatbot adapter and BKG, which the evaluation then goes on using."""
+        return configuration_problems(
+            self.settings,
+            store=lambda: self.store,
+            adapter=lambda: self.adapter,
+            bkg=lambda: self.bkg,
+            dagster_config=dagster_config,
+        )
 
     @cached_property
     def live_catalog(self) -> dict[str, list[str]]:

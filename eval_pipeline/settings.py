@@ -10,9 +10,18 @@ from __future__ import annotations
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
+from urllib.parse import urlsplit, urlunsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from croniter import croniter
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import (
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from eval_pipeline.core.dimensions.latency import LatencySLA
@@ -50,6 +59,20 @@ VIEW_PORT = 8780  # eval-pipeline view's default port, where the Dagster UI's re
 
 # Where Dagster runs each step: this process, one subprocess per step, or Celery workers.
 ExecutorKind = Literal["in_process", "multiprocess", "celery"]
+
+
+def chatbot_display(url: str) -> str:
+    """A chatbot URL as messages and stored records show it: no credentials, no query values."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:  # a port that is not a number
+        return url.rpartition("@")[2]
+    netloc = f"[{host}]" if ":" in host else host
+    netloc += f":{port}" if port is not None else ""
+    query = "&".join(f"{name.partition('=')[0]}=***" for name in parts.query.split("&") if name)
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
 class Settings(BaseSettings):
@@ -285,6 +308,40 @@ class Settings(BaseSettings):
         parse_headers(value.get_secret_value())
         return value
 
+    @field_validator("chatbot_callable")
+    @classmethod
+    def _factory_path(cls, value: str, info: ValidationInfo) -> str:
+        if info.data.get("chatbot_kind") != "callable":
+            return value
+        module, colon, attr = value.partition(":")
+        if not (colon and module.strip() and attr.strip()):
+            raise ValueError(
+                f"EVAL_CHATBOT_KIND=callable needs 'module:factory' (got {value!r}); the "
+                "module must be importable, e.g. on PYTHONPATH"
+            )
+        return value
+
+    @field_validator("chatbot_url")
+    @classmethod
+    def _http_url(cls, value: str, info: ValidationInfo) -> str:
+        if info.data.get("chatbot_kind") == "callable":
+            return value
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"not an http(s) URL: {chatbot_display(value)!r}")
+        return value
+
+    @field_validator("nightly_timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ValueError, ZoneInfoNotFoundError):
+            raise ValueError(
+                f"unknown time zone {value!r} (an IANA name such as UTC or Europe/Paris)"
+            ) from None
+        return value
+
     @field_validator("nightly_cron")
     @classmethod
     def _valid_cron(cls, value: str) -> str:
@@ -375,7 +432,7 @@ def load_settings(**overrides: object) -> Settings:
             Problem(
                 file="settings",
                 location="EVAL_" + "_".join(str(p) for p in err["loc"]).upper(),
-                message=err["msg"],
+                message=err["msg"].removeprefix("Value error, "),
             )
             for err in exc.errors()
         ]

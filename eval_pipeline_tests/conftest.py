@@ -5,9 +5,14 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import sqlalchemy as sa
+
+if TYPE_CHECKING:
+    from eval_pipeline_tests.stored_results import GoodRun
 
 PG_ADMIN_URL = os.environ.get(
     "EVAL_TEST_PG_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432/test"
@@ -48,3 +53,31 @@ def pg_schema_url(pg_admin_url: str) -> Iterator[str]:
     with engine.begin() as conn:
         conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
     engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GoodRun]:
+    """One finished run of the tiny domain per test module; tests of commands that must fail
+    show that it is still intact (``eval_pipeline_tests/stored_results.py``)."""
+    from eval_pipeline_tests.stored_results import good_run
+
+    with pytest.MonkeyPatch.context() as mp:
+        yield good_run(tmp_path_factory.mktemp("good"), mp)
+
+
+@pytest.fixture
+def good_env(good: GoodRun, monkeypatch: pytest.MonkeyPatch) -> GoodRun:
+    """The good run's settings in this test's environment (the test's changes undone after)."""
+    from eval_pipeline_tests.stored_results import settings_into
+
+    settings_into(monkeypatch, good.settings)
+    return good
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def results_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty results store on each backend: what must hold on both is tested on both."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'results.db'}"
+    url: str = request.getfixturevalue("pg_schema_url")
+    return url

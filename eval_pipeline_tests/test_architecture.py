@@ -14,7 +14,12 @@ from eval_pipeline.runner.internals import UnsupportedDagster, check_dagster_ver
 from eval_pipeline.settings import PROJECT_ROOT
 
 PACKAGE = PROJECT_ROOT / "eval_pipeline"
-SHARED = ("eval_pipeline.settings", "eval_pipeline.environment", "eval_pipeline.versions")
+SHARED = (
+    "eval_pipeline.settings",
+    "eval_pipeline.configuration",
+    "eval_pipeline.environment",
+    "eval_pipeline.versions",
+)
 
 
 def module_name(path: Path) -> str:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 import sqlalchemy as sa
 
@@ -92,5 +94,33 @@ def slow_honest(warehouse_url: str) -> Chat:
         finally:
             with _LOCK:
                 IN_FLIGHT["now"] -= 1
+
+    return chat
+
+
+def broken(warehouse_url: str) -> Chat:
+    """Reached, but fails every question: a run of it gets no answer at all."""
+
+    def chat(question: str, context: str) -> str:
+        _count(question)
+        raise RuntimeError("internal error in the chatbot")
+
+    return chat
+
+
+GATE_ENV = "TINY_BOT_GATE"
+
+
+def gated(warehouse_url: str) -> Chat:
+    """Honest, but every answer waits until the file named by ``$TINY_BOT_GATE`` exists, so a
+    test can hold an evaluation in flight (in this process or another) and then release it."""
+    answer = honest(warehouse_url)
+
+    def chat(question: str, context: str) -> str:
+        gate = Path(os.environ[GATE_ENV])
+        deadline = time.monotonic() + 60
+        while not gate.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return answer(question, context)
 
     return chat

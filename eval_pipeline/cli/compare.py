@@ -8,28 +8,35 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from eval_pipeline.cli.args import at_least_one
+from eval_pipeline.core import json_text
 from eval_pipeline.settings import load_settings
 
 if TYPE_CHECKING:
+    from eval_pipeline.core.analysis.history import HistoryEntry
     from eval_pipeline.core.results_store import ResultsStore
 
 
 def _store() -> ResultsStore:
-    from eval_pipeline.core.results_store import ResultsStore
+    from eval_pipeline.configuration import open_results_store
 
-    return ResultsStore(load_settings().results_store_url)
+    return open_results_store(load_settings())
 
 
 def load_summary(ref: str, store: ResultsStore | None = None) -> dict[str, Any]:
     """A run summary by run key from the results store, or from a ``summary.json`` path."""
     path = Path(ref)
     if ref.endswith(".json") and path.is_file():
-        summary: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            summary = json_text.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{path}: not a readable run summary: {exc}") from None
+        if not (isinstance(summary, dict) and isinstance(summary.get("cases"), list)):
+            raise ValueError(f"{path}: not a run summary (no list of cases)")
         return summary
     found = (store or _store()).run_record("eval_run", ref)
     if found is None:
@@ -178,21 +185,58 @@ def format_trend(result: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def cmd_history(args: argparse.Namespace) -> int:
+def format_history(entries: Sequence[HistoryEntry]) -> str:
+    """The trend table with one line per attempt (``run #n``), its status first: ``current*``
+    is the summary the run key shows; an attempt that wrote none says why. The change line
+    compares the first and the last current summaries in which the chatbot answered."""
+    from eval_pipeline.core.analysis.baseline import got_no_answer
     from eval_pipeline.core.analysis.compare import trend
-    from eval_pipeline.core.analysis.history import create_history_views
+
+    def label(e: HistoryEntry) -> str:
+        return f"{e.run_key} #{e.attempt}"
+
+    summaries = [{**e.summary, "run_key": label(e)} for e in entries if e.summary is not None]
+    table = trend(summaries)
+    eligible = [
+        e.summary
+        for e in entries
+        if e.status == "current" and e.summary is not None and not got_no_answer(e.summary)
+    ]
+    table["change"] = trend(eligible)["change"] if len(eligible) >= 2 else {}
+    figures = iter(format_trend(table).splitlines())
+    lines = [f"{'status':<21}  {next(figures)}"]
+    for e in entries:
+        status = "current*" if e.status == "current" else e.status
+        if e.summary is None:
+            lines.append(f"{status:<21}  {label(e)}  {e.chatbot}: {e.message}")
+            continue
+        if got_no_answer(e.summary):
+            status += " (no answers)"
+        lines.append(f"{status:<21}  {next(figures)}  {e.chatbot}".rstrip())
+    lines += [f"{'':<21}  {line}" for line in figures]
+    return "\n".join(lines)
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from eval_pipeline.core.analysis.history import create_history_views, run_history
+    from eval_pipeline.core.attempts import RunLedger
+    from eval_pipeline.runner.locks import is_stale
 
     store = _store()
     if args.create_views:
         names = create_history_views(store.engine)
         print(f"SQL views ready in the results store: {', '.join(names)}")
-    run_keys = store.run_keys("eval_run")
-    if args.last:
-        run_keys = run_keys[-args.last :]
-    if not run_keys:
+    ledger = RunLedger(store.url)
+
+    def evaluating(run_key: str) -> bool:
+        holder = ledger.lock_holder(run_key)
+        return holder is not None and not is_stale(holder)
+
+    entries = run_history(store, ledger, args.last, evaluating)
+    if not entries:
         print("no evaluation runs in the results store yet")
         return 0
-    print(format_trend(trend([load_summary(k, store) for k in run_keys])))
+    print(format_history(entries))
     return 0
 
 

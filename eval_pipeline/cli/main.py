@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -11,6 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, get_args
 
+from eval_pipeline.cli.args import fraction, port
 from eval_pipeline.cli.calibrate import add_subcommands as add_calibrate_subcommands
 from eval_pipeline.cli.compare import add_subcommands as add_compare_subcommands
 from eval_pipeline.cli.repeats import (
@@ -20,7 +22,8 @@ from eval_pipeline.cli.repeats import (
     wants_repeats,
 )
 from eval_pipeline.cli.view import add_subcommands as add_view_subcommands
-from eval_pipeline.core.problems import InputError
+from eval_pipeline.core.keys import check_key
+from eval_pipeline.core.problems import COMMAND_LINE, SETTINGS, InputError, configured
 from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.settings import ExecutorKind, load_settings
 
@@ -76,6 +79,9 @@ def gate_exit_code(summary: dict[str, Any], min_pass_rate: float | None) -> int:
 def _evaluate(
     run_key: str, overrides: dict[str, str], args: argparse.Namespace, *, gate: bool
 ) -> int:
+    check_key(run_key, "run")
+    if args.junit:
+        writable_file(Path(args.junit), "--junit")
     start_reference_process()
     from eval_pipeline.core.report.claim_results import with_claims
     from eval_pipeline.core.report.junit import junit_xml
@@ -97,7 +103,6 @@ def _evaluate(
         summary = stoppable(lambda: evaluate(run_key, overrides=overrides, case_ids=args.cases))
     _print_summary(summary)
     if args.junit:
-        Path(args.junit).parent.mkdir(parents=True, exist_ok=True)
         Path(args.junit).write_text(junit_xml(with_claims(summary)), encoding="utf-8")
         print(f"junit: {args.junit}")
     print(summary_path(summary))
@@ -114,18 +119,25 @@ def demo_slas(ttft_s: float, tokens_per_s: float) -> dict[str, str]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from eval_pipeline.configuration import home_problems
     from eval_pipeline.core.warehouse.db import redact_url
     from eval_pipeline.demo import warehouse
     from eval_pipeline.demo.bot.runner import start_bot
     from eval_pipeline.runner.evaluate import new_run_key
 
+    if args.run_key:
+        check_key(args.run_key, "run")
     settings = load_settings()
+    problems = home_problems(settings.home)
+    if problems:
+        raise InputError(problems)
     settings.home.mkdir(parents=True, exist_ok=True)
     db_file = settings.home / "demo_warehouse.db"
     url = settings.database_url or f"sqlite:///{db_file}"
     if args.fresh_warehouse or (not settings.database_url and not db_file.exists()):
         print(f"generating the demo warehouse in {redact_url(url)} …")
-        warehouse.load(url)
+        with configured("EVAL_DATABASE_URL", f"cannot write the demo warehouse {redact_url(url)}"):
+            warehouse.load(url)
     fault_log = settings.home / "bot" / "faults.jsonl"
     fault_log.parent.mkdir(parents=True, exist_ok=True)
     with start_bot(
@@ -141,6 +153,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
             # password) comes from the settings, where it already is
             "chatbot_url": bot.url,
             "chatbot_kind": "sse",
+            # the bot listens on a new port each time: a demo run key is always asked afresh
+            "refresh": "true",
             **demo_slas(args.ttft, args.token_rate),
         }
         return _evaluate(args.run_key or new_run_key("demo"), overrides, args, gate=False)
@@ -157,15 +171,29 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     settings = load_settings()
     start_reference_process()
+    from eval_pipeline.configuration import (
+        build_adapter,
+        configuration_problems,
+        existing_results_store,
+    )
     from eval_pipeline.core.inputs import validate_inputs
 
+    from_settings = args.database_url is None
     problems = validate_inputs(
         Path(args.bkg or settings.bkg_path),
         Path(args.golden or settings.golden_path),
-        args.database_url if args.database_url is not None else settings.warehouse_url,
+        settings.warehouse_url if from_settings else args.database_url,
         max_field_chars=settings.golden_max_field_chars,
         rubric_path=Path(args.rubric) if args.rubric else settings.rubric_path,
         limits=settings.reference_limits,
+        database_variable="EVAL_DATABASE_URL" if from_settings else None,
+    )
+    problems += configuration_problems(
+        settings,
+        store=lambda: existing_results_store(settings),
+        adapter=lambda: build_adapter(settings).close(),
+        bkg=None,
+        found=problems,
     )
     if not problems and settings.llm is not None:
         from eval_pipeline.core.llm.client import JudgeClient
@@ -203,15 +231,44 @@ def cmd_warehouse(args: argparse.Namespace) -> int:
     from eval_pipeline.core.warehouse.db import redact_url
     from eval_pipeline.demo import warehouse
 
+    variable, source = (
+        ("--database-url", COMMAND_LINE) if args.database_url else ("EVAL_DATABASE_URL", SETTINGS)
+    )
     url = args.database_url or load_settings().warehouse_url
+    what = f"cannot write the demo warehouse {redact_url(url)}"
+    with configured(variable, what, source=source):
+        if args.action == "generate":
+            sqlite_folder(url).mkdir(parents=True, exist_ok=True)
+            warehouse.load(url, seed=args.seed)
+        else:
+            changed = warehouse.refresh(url, tables=args.tables, seed=args.seed)
     if args.action == "generate":
-        warehouse.load(url, seed=args.seed)
         print(f"demo warehouse written to {redact_url(url)}")
     else:
-        changed = warehouse.refresh(url, tables=args.tables, seed=args.seed)
         rows = ", ".join(f"{table} {n} rows" for table, n in changed.items()) or "no rows"
         print(f"refreshed {redact_url(url)}: {rows} changed")
     return 0
+
+
+def sqlite_folder(url: str) -> Path:
+    """The folder a SQLite URL's file goes in (the current one for any other URL)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:"):
+        return Path()
+    return Path(database.removeprefix("file:").partition("?")[0]).parent
+
+
+def writable_file(path: Path, option: str) -> None:
+    """``path`` can be written (its folder created): checked before the evaluation, not after."""
+    with configured(option, f"cannot write {path}", source=COMMAND_LINE):
+        if path.is_dir():
+            raise IsADirectoryError(f"{path} is a folder")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not os.access(path.parent, os.W_OK):
+            raise PermissionError(f"{path.parent} is not writable")
 
 
 def _bot_options(p: argparse.ArgumentParser) -> None:
@@ -239,7 +296,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--fresh-warehouse", action="store_true", help="regenerate the demo warehouse"
     )
-    demo.add_argument("--refresh", action="store_true", help="re-ask even reusable answers")
+    demo.add_argument(
+        "--refresh", action="store_true", help="always on: the demo bot gets a new port each run"
+    )
     demo.add_argument("--junit", metavar="PATH", help="also write the cases as JUnit XML")
     _bot_options(demo)
     add_repeats_argument(demo)
@@ -254,7 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--junit", metavar="PATH", help="also write the cases as JUnit XML")
     run.add_argument(
         "--min-pass-rate",
-        type=float,
+        type=fraction,
         help="exit 1 only when the pass rate is below this (default: any failed case exits 1)",
     )
     run.add_argument(
@@ -276,7 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     bot = sub.add_parser("bot", help="serve the demo chatbot (login + SSE) until interrupted")
     bot.add_argument("--host", default="127.0.0.1")
-    bot.add_argument("--port", type=int, default=8765)
+    bot.add_argument("--port", type=port, default=8765)
     bot.add_argument("--database-url", help="warehouse URL (default: the demo warehouse)")
     bot.add_argument("--fault-seed", type=int, default=None, help="inject seeded faults")
     bot.add_argument("--fault-log", help="append the injected faults to this JSONL file")
@@ -312,7 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(_redacted(str(exc)), file=sys.stderr)
         return 2
-    except (ValueError, FileNotFoundError) as exc:
+    except (ValueError, OSError) as exc:  # a bad argument, a file or port that cannot be used
         print(_redacted(f"error: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:

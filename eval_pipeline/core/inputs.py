@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import difflib
 import json
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -24,6 +23,8 @@ import pydantic
 from sqlalchemy.engine import make_url
 from sqlglot import exp
 
+from eval_pipeline.core import json_text
+from eval_pipeline.core.keys import KEY_PATTERN, KEY_RULE, is_valid_key, shown
 from eval_pipeline.core.limits import (
     DEFAULT_REFERENCE_LIMITS,
     MAX_GOLDEN_FIELD_CHARS,
@@ -39,7 +40,7 @@ from eval_pipeline.core.models import (
     Relationship,
     Table,
 )
-from eval_pipeline.core.problems import InputError, Problem
+from eval_pipeline.core.problems import InputError, Problem, first_line
 from eval_pipeline.core.warehouse.bkg_process import Loaded, ReferenceFailure
 from eval_pipeline.core.warehouse.bkg_runtime import (
     BKGRuntime,
@@ -50,12 +51,11 @@ from eval_pipeline.core.warehouse.bkg_runtime import (
 )
 from eval_pipeline.core.warehouse.db import Database, redact_url
 
-CASE_ID = re.compile(r"[A-Za-z0-9_.-]+")
 KIND_LABELS = {"kpi": "KPI", "decision": "decision", "core_node": "core node"}
 SOURCES = ("kpi", "decision", "core_node", "sql")
 VALIDATE_CONCURRENCY = 8  # references computed at once by validate
 _PATTERN_HINTS = {
-    r"^[A-Za-z0-9_.-]+$": "use only letters, digits, '_', '.' and '-' (ids become partition keys)",
+    KEY_PATTERN: f"{KEY_RULE} (ids become partition keys)",
     r"^[A-Za-z_][A-Za-z0-9_]*$": "must be a Python identifier",
     r"^[^.\s]+\.[^.\s]+$": "must be written 'table.column'",
 }
@@ -83,16 +83,44 @@ def load_schema(name: str) -> dict[str, Any]:
 
 def _read_json(path: Path, problems: list[Problem]) -> tuple[bool, Any]:
     if not path.is_file():
-        problems.append(Problem(str(path), "", "file not found"))
+        what = "is a folder, not a file" if path.is_dir() else "file not found"
+        problems.append(Problem(str(path), "", what))
         return False, None
     try:
-        return True, json.loads(path.read_text(encoding="utf-8"))
+        return True, json_text.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
         problems.append(Problem(str(path), where, f"invalid JSON: {exc.msg}"))
+    except json_text.TooDeep as exc:
+        problems.append(Problem(str(path), "", f"invalid input: {exc}"))
     except (OSError, UnicodeDecodeError) as exc:
         problems.append(Problem(str(path), "", f"cannot read file: {exc}"))
     return False, None
+
+
+def _text_problems(
+    file: str, raw: Any, locate: Callable[[Any, Sequence[str | int]], str]
+) -> list[Problem]:
+    """Strings JSON can carry but UTF-8 cannot: a lone surrogate (``"\\ud800"``) would pass
+    every check and crash the first step that encodes the text, after the chatbot was asked."""
+    out: list[Problem] = []
+    stack: list[tuple[list[str | int], Any]] = [([], raw)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                stack.append(([*path, key], key))
+                stack.append(([*path, key], value))
+        elif isinstance(item, list):
+            stack.extend(([*path, i], value) for i, value in enumerate(item))
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                code = f"\\u{ord(item[exc.start]):04x}"
+                message = f"lone surrogate {code} at character {exc.start + 1}: not valid Unicode"
+                out.append(Problem(file, locate(raw, path), message))
+    return sorted(set(out), key=lambda p: p.location)
 
 
 def _join(parts: Iterable[str | int]) -> str:
@@ -128,7 +156,7 @@ def _bkg_location(raw: Any, path: Sequence[str | int]) -> str:
 def _golden_location(raw: Any, path: Sequence[str | int]) -> str:
     if path and isinstance(path[0], int):
         head = _named(raw, path[0], "id")
-        if not CASE_ID.fullmatch(head) and not head.startswith("["):
+        if not is_valid_key(head) and not head.startswith("["):
             head = f"[{path[0]}]"
         return _under(head, path[1:])
     return _join(path)
@@ -169,7 +197,7 @@ def _describe(error: jsonschema.ValidationError) -> list[tuple[list[str | int], 
         return [(path, f"expected {expected}, got {_JSON_TYPES.get(type(instance), 'value')}")]
     if rule == "pattern":
         hint = _PATTERN_HINTS.get(error.validator_value, f"must match {error.validator_value}")
-        return [(path, f"invalid value {json.dumps(instance)}: {hint}")]
+        return [(path, f"invalid value {shown(instance)}: {hint}")]
     if rule == "anyOf" and instance is not None and {"type": "null"} in error.validator_value:
         return _branch(error, [b != {"type": "null"} for b in error.validator_value].index(True))
     if rule == "oneOf" and isinstance(instance, dict) and "discriminator" in error.schema:
@@ -287,7 +315,7 @@ def _check_bkg(path: Path, limits: ReferenceLimits) -> _BKGCheck:
     if not ok:
         return _BKGCheck(BKG.model_construct(name="", tables=[]), problems=problems)
     schema_problems, broken = _schema_problems(file, raw, "bkg", _bkg_location)
-    problems += schema_problems
+    problems += schema_problems + _text_problems(file, raw, _bkg_location)
     if not isinstance(raw, dict):
         return _BKGCheck(BKG.model_construct(name="", tables=[]), problems=problems)
     parts: dict[str, list[Any]] = {key: [] for key in _BKG_ITEMS}
@@ -530,7 +558,7 @@ def _check_golden(
     if not ok:
         return [], problems
     schema_problems, broken = _schema_problems(file, raw, "golden_dataset", _golden_location)
-    problems += schema_problems
+    problems += schema_problems + _text_problems(file, raw, _golden_location)
     if not isinstance(raw, list):
         return [], problems
     oversized, too_big = _oversized_fields(file, raw, max_field_chars)
@@ -573,15 +601,17 @@ def load_golden(
 # --------------------------------------------------------------------------- live database
 
 
+def url_password(url: str) -> str | None:
+    """The password of a database URL, to scrub from any message that might echo it."""
+    try:
+        return make_url(url).password
+    except Exception:  # an unparsable URL holds no password to scrub
+        return None
+
+
 def _connection_error(url: str, exc: Exception) -> str:
     """First line of a driver error, password scrubbed in case the driver echoes the URL."""
-    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-    line = text[0] if text else type(exc).__name__
-    try:
-        password = make_url(url).password
-    except Exception:  # an unparsable URL holds no password to scrub
-        password = None
-    return line.replace(str(password), "***") if password else line
+    return first_line(exc, [url_password(url)])
 
 
 def database_problems(
@@ -600,35 +630,90 @@ def database_problems(
             return Problem("settings", variable, f"cannot {what} the database {shown}: {error}")
         return Problem(shown, "", f"cannot {what} the database: {error}")
 
+    missing = _missing_sqlite_file(url)
+    if missing:
+        return [
+            unreachable("open", FileNotFoundError(f"the SQLite file {missing} does not exist"))
+        ], None
     try:
         db = Database(url)
     except Exception as exc:  # invalid URL or unknown driver
         return [unreachable("open", exc)], None
     try:
-        catalog = {name.lower(): name for name in db.table_names()}
-        out: list[Problem] = []
-        for table in bkg.tables:
-            live = catalog.get(table.name.lower())
-            where = f"tables.{table.name}"
-            if live is None:
-                out.append(Problem(bkg_file, where, f"table not found in the database {shown}"))
-                continue
-            columns = {c.lower() for c in db.columns(live)}
-            out += [
-                Problem(
-                    bkg_file,
-                    f"{where}.columns[{i}].name",
-                    f"column '{col.name}' not found in the database table",
-                )
-                for i, col in enumerate(table.columns)
-                if col.name.lower() not in columns
-            ]
+        out = _catalog_problems(bkg_file, bkg, db, shown)
         db.warn_if_writable()
         return out, db.dialect
     except Exception as exc:
         return [unreachable("reach", exc)], None
     finally:
         db.close()
+
+
+def _missing_sqlite_file(url: str) -> str | None:
+    """The file of a SQLite URL when it does not exist (opened read-only, it is never created)."""
+    try:
+        parsed = make_url(url)
+    except Exception:  # reported when the database is opened
+        return None
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:"):
+        return None
+    path = database.removeprefix("file:").partition("?")[0]
+    return None if Path(path).is_file() else path
+
+
+def _catalog_problems(bkg_file: str, bkg: BKG, db: Database, shown: str) -> list[Problem]:
+    """Every BKG table and column in the live catalog, addressed as the queries address them:
+    names are quoted, so on PostgreSQL ``sbCustomer`` is not ``sbcustomer``; then each table's
+    fingerprint query is run once, the first query every evaluation makes of it."""
+    catalog = db.table_names()
+    folded = {name.lower(): name for name in catalog}
+    exact_case = db.dialect != "sqlite"  # SQLite matches quoted names case-insensitively
+    out: list[Problem] = []
+    for table in bkg.tables:
+        where = f"tables.{table.name}"
+        live = table.name if table.name in catalog else folded.get(table.name.lower())
+        if live is None:
+            found = f"table not found in the database {shown}{_suggest(table.name, catalog)}"
+            out.append(Problem(bkg_file, where, found))
+            continue
+        if exact_case and live != table.name:
+            out.append(Problem(bkg_file, where, _case_mismatch("table", table.name, live, shown)))
+            continue
+        live_columns = db.columns(live)
+        by_folded = {c.lower(): c for c in live_columns}
+        for i, col in enumerate(table.columns):
+            if col.name.lower() not in by_folded:
+                message = f"column '{col.name}' not found in the database table"
+                out.append(Problem(bkg_file, f"{where}.columns[{i}].name", message))
+        wrong_case = [
+            (col, by_folded[col.lower()])
+            for col in table.fingerprint.columns
+            if exact_case and col not in live_columns and col.lower() in by_folded
+        ]
+        out += [
+            Problem(
+                bkg_file, f"{where}.fingerprint.columns", _case_mismatch("column", c, has, shown)
+            )
+            for c, has in wrong_case
+        ]
+        if not any(p.location.startswith(where) for p in out):
+            try:
+                db.fingerprint(table)
+            except Exception as exc:
+                error = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+                message = (
+                    f"its fingerprint query fails: {error[0] if error else type(exc).__name__}"
+                )
+                out.append(Problem(bkg_file, f"{where}.fingerprint", message))
+    return out
+
+
+def _case_mismatch(what: str, name: str, live: str, shown: str) -> str:
+    return (
+        f"{what} '{name}' not found in the database {shown}, which has '{live}': names are "
+        f"quoted, so their case must match; write '{live}'"
+    )
 
 
 def reference_problems(
@@ -675,10 +760,12 @@ def validate_inputs(
     max_field_chars: int = MAX_GOLDEN_FIELD_CHARS,
     rubric_path: Path | None = None,
     limits: ReferenceLimits = DEFAULT_REFERENCE_LIMITS,
+    database_variable: str | None = None,
 ) -> list[Problem]:
     """Every problem of the inputs; given a URL, also of the BKG against the live catalog and
-    of every reference run once on the database. The rubrics (``rubric_path`` and the cases'
-    own) are checked against the golden set's tags and intents and the BKG's functions."""
+    of every reference run once on the database (a URL a setting holds is reported at
+    ``database_variable``). The rubrics (``rubric_path`` and the cases' own) are checked
+    against the golden set's tags and intents and the BKG's functions."""
     from eval_pipeline.core.rubrics.load import check_rubric_set  # builds on this module
 
     check = _check_bkg(Path(bkg_path), limits)
@@ -686,7 +773,9 @@ def validate_inputs(
     dialect = None
     db_problems: list[Problem] = []
     if database_url:
-        db_problems, dialect = database_problems(str(bkg_path), check.bkg, database_url)
+        db_problems, dialect = database_problems(
+            str(bkg_path), check.bkg, database_url, variable=database_variable
+        )
         problems += db_problems
     cases, golden_problems = _check_golden(
         Path(golden_path), check, dialect, max_field_chars=max_field_chars

@@ -6,12 +6,8 @@ the chatbot was asked; found first, it stops the run with one line naming the va
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from eval_pipeline.core.inputs import database_problems
 from eval_pipeline.core.llm.client import JudgeClient, JudgeUnavailableError
 from eval_pipeline.core.llm.settings import LLMSettings
-from eval_pipeline.core.models import BKG
 from eval_pipeline.core.problems import Problem
 
 
@@ -37,12 +33,6 @@ def judge_problems(judge: JudgeClient) -> list[Problem]:
             Problem("settings", judge_variable(exc.status, settings), f"{where}: {exc}"),
         ]
     return []
-
-
-def warehouse_problems(bkg_path: Path, bkg: BKG, url: str) -> list[Problem]:
-    """The warehouse answers and holds every BKG table and column."""
-    problems, _ = database_problems(str(bkg_path), bkg, url, variable="EVAL_DATABASE_URL")
-    return problems
 
 
 def chatbot_unreachable(url: str, timeout_s: float = 5.0) -> str | None:

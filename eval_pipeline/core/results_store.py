@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 
@@ -23,6 +23,7 @@ from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.core.tracing.spans import ExportCounts
 
 _METADATA = sa.MetaData()
+T = TypeVar("T")
 
 RECORDS = sa.Table(
     "records",
@@ -196,13 +197,17 @@ class ResultsStore:
         case_ids: Iterable[str] | None = None,
         *,
         with_payload: bool = True,
+        before_id: int | None = None,
     ) -> dict[str, LatestRow]:
         """Newest row per case with its provenance: input fingerprint, Dagster run, reuse.
 
         ``with_payload=False`` leaves ``payload`` empty: provenance without decoding the records.
+        ``before_id`` reads the store as it was when that row was the newest.
         """
         wanted = None if case_ids is None else set(case_ids)
         where = [RECORDS.c.asset == asset, RECORDS.c.run_key == run_key]
+        if before_id is not None:
+            where.append(RECORDS.c.id <= before_id)
         if wanted is not None and len(wanted) <= _IN_LIMIT:
             where.append(RECORDS.c.case_id.in_(sorted(wanted)))
         newest = (
@@ -236,6 +241,55 @@ class ResultsStore:
                 )
                 if wanted is None or case_id in wanted
             }
+
+    def last_id(self) -> int:
+        """The newest row's id: rows appended from now on have larger ones."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(sa.select(sa.func.max(RECORDS.c.id))).scalar() or 0)
+
+    def rows_after(
+        self, asset: str, run_key: str, after_id: int
+    ) -> Iterator[tuple[str, dict[str, Any], bool]]:
+        """``(case id, payload, reused)`` of each row of ``asset`` and ``run_key`` appended after
+        row ``after_id``, oldest first, read as the caller goes (it may stop at the first)."""
+        query = (
+            sa.select(RECORDS.c.case_id, RECORDS.c.payload, RECORDS.c.reused)
+            .where(RECORDS.c.asset == asset, RECORDS.c.run_key == run_key, RECORDS.c.id > after_id)
+            .order_by(RECORDS.c.id)
+        )
+        with self.engine.connect() as conn:
+            for case_id, data, reused in conn.execute(query):
+                yield case_id, json.loads(data), bool(reused)
+
+    def restore(
+        self, run_key: str, assets: Iterable[str], after_id: int, dagster_run_id: str
+    ) -> int:
+        """Make ``run_key``'s current records of ``assets`` what they were at row ``after_id``.
+
+        Append-only, so nothing is deleted: each case with a newer row gets a copy of its row
+        from then (marked reused, so no call is counted twice), or, when it had none, a copy of
+        its newest row with an input fingerprint nothing matches, so it is computed afresh.
+        Returns how many rows were appended.
+        """
+        written = 0
+        for asset in assets:
+            where = (RECORDS.c.asset == asset, RECORDS.c.run_key == run_key)
+            touched = sa.select(RECORDS.c.case_id).where(*where, RECORDS.c.id > after_id).distinct()
+            with self.engine.connect() as conn:
+                cases = [case_id for (case_id,) in conn.execute(touched)]
+            for chunk in _chunks(cases, _BATCH):
+                before = self.latest_rows(asset, run_key, chunk, before_id=after_id)
+                now = self.latest_rows(asset, run_key, chunk)
+                records = [
+                    StoredRecord(
+                        run_key, c, row.payload, row.content_hash, row.input_fingerprint, True
+                    )
+                    if (row := before.get(c)) is not None
+                    else StoredRecord(run_key, c, now[c].payload, now[c].content_hash, "", False)
+                    for c in chunk
+                ]
+                written += self.append(asset, records, dagster_run_id)
+        return written
 
     def record_calls(self, dagster_run_id: str, asset: str, calls: Mapping[str, int]) -> None:
         """How many chatbot, judge and reference calls one asset step really made."""
@@ -307,8 +361,14 @@ class ResultsStore:
 
     def history(self, asset: str, run_key: str, case_id: str) -> list[dict[str, Any]]:
         """Every stored payload of one (asset, run, case), oldest first."""
+        return [payload for _, payload in self.history_rows(asset, run_key, case_id)]
+
+    def history_rows(
+        self, asset: str, run_key: str, case_id: str
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """Every stored row of one (asset, run, case) as (row id, payload), oldest first."""
         query = (
-            sa.select(RECORDS.c.payload)
+            sa.select(RECORDS.c.id, RECORDS.c.payload)
             .where(
                 RECORDS.c.asset == asset,
                 RECORDS.c.run_key == run_key,
@@ -317,7 +377,7 @@ class ResultsStore:
             .order_by(RECORDS.c.id)
         )
         with self.engine.connect() as conn:
-            return [json.loads(p) for (p,) in conn.execute(query)]
+            return [(row_id, json.loads(p)) for row_id, p in conn.execute(query)]
 
     def run_keys(self, asset: str) -> list[str]:
         """Run keys that have rows for ``asset``, oldest first."""
@@ -358,7 +418,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _chunks(items: Iterable[StoredRecord], size: int) -> Iterator[list[StoredRecord]]:
+def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
     iterator = iter(items)
     while chunk := list(itertools.islice(iterator, size)):
         yield chunk

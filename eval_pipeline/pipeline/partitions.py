@@ -13,6 +13,7 @@ from dagster import (
     MultiToSingleDimensionPartitionMapping,
 )
 
+from eval_pipeline.core.keys import check_key as check_key  # the one key rule, for sensors
 from eval_pipeline.pipeline.tags import RANGE_END_TAG, RANGE_START_TAG
 
 RUNS = DynamicPartitionsDefinition(name="eval_runs")
@@ -23,17 +24,6 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", BetaWarning)  # stable in practice; keeps CLI output clean
     BY_CASE = MultiToSingleDimensionPartitionMapping(partition_dimension_name="case")
     BY_RUN = MultiToSingleDimensionPartitionMapping(partition_dimension_name="run")
-
-FORBIDDEN_KEY_CHARS = ("|", ",", "\n", "[", "]")
-
-
-def check_key(key: str, what: str) -> str:
-    """Dagster silently drops a dynamic key containing ``|``; refuse such keys up front."""
-    if not key or any(ch in key for ch in FORBIDDEN_KEY_CHARS) or key != key.strip():
-        raise ValueError(
-            f"invalid {what} key {key!r}: must be non-empty, without | , [ ] or newlines"
-        )
-    return key
 
 
 def run_case_key(run_key: str, case_id: str) -> MultiPartitionKey:

@@ -22,6 +22,7 @@ from dagster import (
 )
 
 from eval_pipeline.core.aggregate import for_summary, judge_record, summarize_run
+from eval_pipeline.core.analysis.baseline import baseline_run_key, got_no_answer
 from eval_pipeline.core.analysis.compare import compare_runs
 from eval_pipeline.core.report.claim_results import write_summary
 from eval_pipeline.core.report.html import render_report
@@ -126,6 +127,7 @@ def build_eval_run(blocking: bool) -> Any:
         trace_outcomes(env, tracer, run_key, outcomes, reused)
         summary["trace_export"] = export_summary(env, tracer, run_key, context.run_id, run_ids)
         summary["calls"] = calls
+        summary["chatbot_unreachable"] = got_no_answer(summary)
         summary["cost"] = run_cost(costs)
         baseline = baseline_summary(env.store, run_key, env.settings.baseline_run)
         summary["comparison"] = (
@@ -204,11 +206,9 @@ def provenance(
 
 
 def baseline_summary(store: ResultsStore, run_key: str, configured: str) -> dict[str, Any] | None:
-    """The configured baseline run, else the run evaluated before this one."""
-    if configured and configured != run_key:
-        return store.run_record("eval_run", configured)
-    keys = [k for k in store.run_keys("eval_run") if k != run_key]
-    return store.run_record("eval_run", keys[-1]) if keys else None
+    """The configured baseline run, else the latest other run the chatbot answered in."""
+    key = baseline_run_key(store, run_key, configured)
+    return store.run_record("eval_run", key) if key else None
 
 
 def run_cost(case_costs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

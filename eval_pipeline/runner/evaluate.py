@@ -21,10 +21,11 @@ from typing import Any
 from dagster import AssetKey, DagsterInstance
 
 from eval_pipeline.core.adapters.base import ChatbotAdapter
+from eval_pipeline.core.keys import check_key
 from eval_pipeline.core.lineage.staleness import table_fingerprints
 from eval_pipeline.core.lineage.up_to_date import up_to_date_cases
-from eval_pipeline.core.preflight import judge_problems, warehouse_problems
-from eval_pipeline.core.problems import InputError
+from eval_pipeline.core.preflight import judge_problems
+from eval_pipeline.core.problems import InputError, configured
 from eval_pipeline.core.steps import prefetch_schema
 from eval_pipeline.core.tracing.spans import Tracer
 from eval_pipeline.environment import Environment, build_tracer
@@ -34,7 +35,6 @@ from eval_pipeline.pipeline.partitions import (
     CASES,
     RUNS,
     case_range_tags,
-    check_key,
     contiguous_segments,
     covering_segments,
     range_tags,
@@ -51,12 +51,14 @@ from eval_pipeline.pipeline.sensors import (
 )
 from eval_pipeline.pipeline.tags import SINGLE_PARTITION_TAG
 from eval_pipeline.runner.ask_ahead import AnswersAhead, WaveChatbot, first_questions
+from eval_pipeline.runner.attempts import recorded_attempt, stop_if_unreachable
 from eval_pipeline.runner.call_limit import CallLimit
 from eval_pipeline.runner.distributed import run_job
 from eval_pipeline.runner.heap import long_lived_objects_frozen
 from eval_pipeline.runner.internals import (
     PreparedRun,
     fixed_partitions,
+    instance_config_problem,
     prepare_materialization,
     runs_in_threads,
 )
@@ -90,11 +92,15 @@ def dagster_instance(settings: Settings) -> DagsterInstance:
     home = os.environ.get("DAGSTER_HOME")
     if not home:
         home_path = settings.home / "dagster"
-        home_path.mkdir(parents=True, exist_ok=True)
-        if not (home_path / "dagster.yaml").exists():
-            shutil.copy(PROJECT_ROOT / "dagster.yaml", home_path / "dagster.yaml")
+        with configured("EVAL_HOME", f"cannot create Dagster's home {home_path}"):
+            home_path.mkdir(parents=True, exist_ok=True)
+            if not (home_path / "dagster.yaml").exists():
+                shutil.copy(PROJECT_ROOT / "dagster.yaml", home_path / "dagster.yaml")
         os.environ["DAGSTER_HOME"] = str(home_path)
-    return DagsterInstance.get()
+    with configured(
+        "DAGSTER_HOME", f"cannot open the Dagster instance in {os.environ['DAGSTER_HOME']}"
+    ):
+        return DagsterInstance.get()
 
 
 def register_partitions(
@@ -248,10 +254,11 @@ def launch_order(
 
 
 def preflight(env: Environment, run_key: str, selected: Sequence[str]) -> None:
-    """Stop before the first chatbot call when the warehouse or the judge is misconfigured; the
-    judge is probed only when some case will be evaluated, so a no-op re-run calls nothing."""
+    """Stop before the first chatbot call when a setting points at something unusable (see
+    ``Environment.configuration_problems``, plus Dagster's home) or the judge is misconfigured;
+    the judge is probed only when some case will be evaluated, so a no-op re-run calls nothing."""
     s = env.settings
-    problems = env.rubric_problems() + warehouse_problems(s.bkg_path, env.bkg, s.warehouse_url)
+    problems = env.rubric_problems() + env.configuration_problems(instance_config_problem)
     judge = env.judge
     if judge is not None and not problems:
         current = (
@@ -283,42 +290,45 @@ def evaluate(
     In process, the first rounds of questions are asked before the Dagster instance is opened
     (``asking_first_rounds``); the case runs holding them record the answers.
     """
+    check_key(run_key, "run")
     overrides = dict(overrides or {})
-    settings = Settings(**overrides)  # type: ignore[arg-type]
+    settings = load_settings(**overrides)
     with long_lived_objects_frozen() as freeze_setup, closing(Environment(settings)) as env:
         selected = list(case_ids) if case_ids else list(env.cases)
         unknown = [c for c in selected if c not in env.cases]
         if unknown:
             raise ValueError(f"unknown case id(s) {unknown} in {env.settings.golden_path}")
         preflight(env, run_key, selected)
-        limit = CallLimit(env.settings.concurrency)
-        answers = AnswersAhead()
-        in_process = env.settings.executor == "in_process"
-        # in process, one tracer for every run of the evaluation: one flush, in the summary
-        tracer = build_tracer(env.settings, env.redactor) if in_process else None
-        with (
-            closing_tracer(tracer),
-            asking_first_rounds(env, run_key, selected, limit, answers) as asked_ahead,
-        ):
-            instance = instance or dagster_instance(env.settings)
-            ordered = register_partitions(instance, run_key, list(env.cases))
-            observe_unseen_tables(instance, env)
-            with fixed_partitions(instance):
-                freeze_setup()  # the instance, definitions and cases live until the end
-                materialize_graph(
-                    instance,
-                    env,
-                    overrides,
-                    run_key,
-                    ordered,
-                    selected,
-                    limit=limit,
-                    asked_ahead=asked_ahead,
-                    chatbot=partial(WaveChatbot, env.adapter, limit, answers=answers)
-                    if in_process
-                    else None,
-                    tracer=tracer,
-                )
+        with recorded_attempt(env, run_key) as attempt:
+            limit = CallLimit(env.settings.concurrency)
+            answers = AnswersAhead()
+            in_process = env.settings.executor == "in_process"
+            # in process, one tracer for every run of the evaluation: one flush, in the summary
+            tracer = build_tracer(env.settings, env.redactor) if in_process else None
+            with (
+                closing_tracer(tracer),
+                asking_first_rounds(env, run_key, selected, limit, answers) as asked_ahead,
+            ):
+                instance = instance or dagster_instance(env.settings)
+                ordered = register_partitions(instance, run_key, list(env.cases))
+                observe_unseen_tables(instance, env)
+                with fixed_partitions(instance):
+                    freeze_setup()  # the instance, definitions and cases live until the end
+                    materialize_graph(
+                        instance,
+                        env,
+                        overrides,
+                        run_key,
+                        ordered,
+                        selected,
+                        limit=limit,
+                        asked_ahead=asked_ahead,
+                        chatbot=partial(WaveChatbot, env.adapter, limit, answers=answers)
+                        if in_process
+                        else None,
+                        tracer=tracer,
+                        before_summary=partial(stop_if_unreachable, env, run_key, attempt),
+                    )
         prune_runs(instance, env.settings.retain_runs)
         return env.store.run_record("eval_run", run_key)
 
@@ -335,9 +345,11 @@ def materialize_graph(
     asked_ahead: int,
     chatbot: Callable[[float], ChatbotAdapter] | None,
     tracer: Tracer | None = None,
+    before_summary: Callable[[], None] = lambda: None,
 ) -> None:
     """The Dagster runs of ``evaluate``: changed golden cases, the cases not up to date in
-    overlapping waves (stale ones once more), then the run-level assets.
+    overlapping waves (stale ones once more), then the run-level assets, unless
+    ``before_summary`` raises.
 
     In process, a wave's steps ask ``chatbot(priority)`` (waves launched earlier get a lower
     one), all under ``limit``; ``asked_ahead`` calls were made (or are waiting) before the
@@ -406,6 +418,7 @@ def materialize_graph(
         stale = [c for c in selected if verdicts.get(c, {}).get("stale_tables")]
         if stale:
             run_cases(contiguous_segments(ordered, stale), {"refresh": "true"})
+        before_summary()
         if prepared:
             prepared.pop().execute()
         else:

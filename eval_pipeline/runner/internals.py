@@ -34,7 +34,7 @@ from dagster._config.config_schema import UserConfigSchema
 from dagster._core.definitions.data_version import DATA_VERSION_TAG as DAGSTER_DATA_VERSION_TAG
 from dagster._core.definitions.job_base import InMemoryJob
 from dagster._core.definitions.reconstruct import ReconstructableJob
-from dagster._core.errors import DagsterInvariantViolationError
+from dagster._core.errors import DagsterInvalidConfigError, DagsterInvariantViolationError
 from dagster._core.events.log import EventLogEntry
 from dagster._core.execution.api import (
     ExecuteRunWithPlanIterable,
@@ -47,6 +47,7 @@ from dagster._core.execution.context_creation_job import (
 )
 from dagster._core.execution.execute_in_process import merge_run_tags
 from dagster._core.execution.execution_result import ExecutionResult
+from dagster._core.instance.config import dagster_instance_config
 from dagster._core.storage.dagster_run import DagsterRun
 from dagster._core.storage.event_log.schema import (
     SqlEventLogStorageMetadata,
@@ -265,3 +266,17 @@ def _replaced(instance: DagsterInstance, **methods: Callable[..., Any]) -> Itera
     finally:
         for name in methods:
             delattr(instance, name)
+
+
+def instance_config_problem(home: str) -> str | None:
+    """Why Dagster would refuse ``home``'s dagster.yaml, in one line; read and validated as
+    ``DagsterInstance.get`` does, without opening any storage."""
+    try:
+        dagster_instance_config(home)
+    except DagsterInvalidConfigError as exc:
+        first = exc.errors[0].message if exc.errors else str(exc)
+        return first.splitlines()[0].split(". Expected:")[0][:300]
+    except Exception as exc:  # unreadable file, invalid YAML
+        lines = str(exc).strip().splitlines()
+        return " ".join(line.strip() for line in lines[:3])[:300] or type(exc).__name__
+    return None

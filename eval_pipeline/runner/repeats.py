@@ -15,10 +15,10 @@ from dagster import DagsterInstance
 
 from eval_pipeline.core.aggregate import judge_case
 from eval_pipeline.core.analysis.repeats import JUDGE_OVERALLS, summarize_repeats
+from eval_pipeline.core.keys import check_key
 from eval_pipeline.core.models import ChatPayload, OracleResult
 from eval_pipeline.core.steps import map_concurrently, warm_embeddings
 from eval_pipeline.environment import Environment
-from eval_pipeline.pipeline.partitions import check_key
 from eval_pipeline.pipeline.run_assets import write_json
 from eval_pipeline.runner.evaluate import evaluate, summary_path
 from eval_pipeline.settings import Settings
@@ -84,6 +84,7 @@ def evaluate_repeats(
     if judge_repeats < 1:
         raise ValueError(f"judge repeats must be at least 1, got {judge_repeats}")
     check_key(run_key, "run")
+    repeat_run_key(run_key, k)  # the longest key it will make: refused now, not after k - 1 runs
     settings_overrides = {**(overrides or {}), **REPEAT_OVERRIDES}
     env = Environment(Settings(**settings_overrides))  # type: ignore[arg-type]
     try:

@@ -664,7 +664,7 @@ def test_bkg_schema_top_level_matches_model() -> None:
 @pytest.mark.parametrize(
     ("url", "expected"),
     [
-        ("sqlite:///{tmp}/absent.db", "cannot reach the database: unable to open database file"),
+        ("sqlite:///{tmp}/absent.db", "cannot open the database: the SQLite file"),
         ("mysql://root:hunter2@db.example/x", "cannot open the database: unsupported database"),
     ],
 )

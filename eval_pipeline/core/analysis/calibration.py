@@ -19,7 +19,6 @@ over the top-K tables the run's scoring retrieved; human labels for ``bkg`` must
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields
@@ -32,6 +31,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from eval_pipeline.core import json_text
 from eval_pipeline.core.analysis.agreement import krippendorff_alpha_interval, pass_fail_kappa
 from eval_pipeline.core.dimensions.judges import (
     bkg_judge_score,
@@ -216,7 +216,7 @@ def load_human_labels(path: Path) -> HumanLabels:
         with path.open(newline="", encoding="utf-8") as handle:
             rows: list[Any] = list(csv.DictReader(handle))
     else:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json_text.loads(path.read_text(encoding="utf-8"))
         rows = data if isinstance(data, list) else [data]
     problems: list[Problem] = []
     collected: dict[str, dict[str, list[float]]] = {}

@@ -34,11 +34,15 @@ Example — the runs where a dimension's mean dropped under 0.8::
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 
-from eval_pipeline.core.results_store import RECORDS
+from eval_pipeline.core.attempts import RunLedger
+from eval_pipeline.core.results_store import RECORDS, RUN_WIDE, ResultsStore
 
 HISTORY_VIEWS = ("eval_latest_records", "eval_dimension_scores", "eval_claims", "eval_runs")
 _NEWEST_COLUMN = (
@@ -190,3 +194,57 @@ def create_history_views(engine: sa.Engine) -> tuple[str, ...]:
         for name in HISTORY_VIEWS:
             conn.execute(sa.text(f"CREATE VIEW {name} AS {views[name]}"))
     return HISTORY_VIEWS
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One attempt of a run key: a summary it was given, or an attempt that stopped before one."""
+
+    run_key: str
+    attempt: int
+    """1, 2, … per run key, oldest first."""
+    status: str
+    """``current`` (the summary the run key shows), ``superseded``, or an attempt's status
+    without a summary: ``unreachable``, ``stopped``, ``running``, ``interrupted``."""
+    summary: dict[str, Any] | None
+    chatbot: str = ""
+    """The chatbot asked; empty for a summary no recorded attempt wrote (a Dagster-launched run,
+    or one evaluated before attempts were recorded)."""
+    message: str = ""
+
+
+def run_history(
+    store: ResultsStore,
+    ledger: RunLedger,
+    last: int | None = None,
+    evaluating: Callable[[str], bool] = lambda run_key: True,
+) -> list[HistoryEntry]:
+    """Every attempt of every run key (of the ``last`` keys first evaluated most recently), each
+    key's attempts oldest first; a ``running`` attempt of a key nobody is ``evaluating`` now is
+    ``interrupted`` (its process was killed).
+
+    Summaries and stopped attempts are ordered in record-id space: a summary by its row, a
+    stopped attempt by the last row written before it started.
+    """
+    attempts = ledger.attempts()
+    made_by = {a.summary_id: a for a in attempts if a.summary_id is not None}
+    events: dict[str, list[tuple[float, HistoryEntry]]] = {}
+    for key in store.run_keys("eval_run"):
+        rows = store.history_rows("eval_run", key, RUN_WIDE)
+        for n, (row_id, payload) in enumerate(rows, start=1):
+            writer = made_by.get(row_id)
+            status = "current" if n == len(rows) else "superseded"
+            entry = HistoryEntry(key, 0, status, payload, writer.chatbot if writer else "")
+            events.setdefault(key, []).append((row_id, entry))
+    for a in attempts:
+        if a.summary_id is None:
+            gone = a.status == "running" and not evaluating(a.run_key)
+            status = "interrupted" if gone else a.status
+            entry = HistoryEntry(a.run_key, 0, status, None, a.chatbot, a.message)
+            events.setdefault(a.run_key, []).append((a.records_before + 0.5, entry))
+    keys = sorted(events, key=lambda k: min(at for at, _ in events[k]))
+    return [
+        dataclasses.replace(entry, attempt=n)
+        for key in (keys[-last:] if last else keys)
+        for n, (_, entry) in enumerate(sorted(events[key], key=lambda e: e[0]), start=1)
+    ]

@@ -251,12 +251,17 @@ def test_compare_cli_unknown_run_key_is_a_clear_error(store: ResultsStore) -> No
         _run_cli(["compare", "good", "nope"])
 
 
-def test_history_cli_prints_one_row_per_run(
+def test_history_cli_prints_one_row_per_attempt(
     store: ResultsStore, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert _run_cli(["history"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == ["run", "good", "bad", "change"]
-    assert lines[2].split()[2] == "0%"
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert [row[:3] for row in rows[:3]] == [
+        ["status", "run", "cases"],
+        ["current*", "good", "#1"],
+        ["current*", "bad", "#1"],
+    ]
+    assert rows[2][4] == "0%" and rows[3][0] == "change"
     assert _run_cli(["history", "--last", "1"]) == 0
-    assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == ["run", "bad"]
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert [row[:3] for row in rows] == [["status", "run", "cases"], ["current*", "bad", "#1"]]
