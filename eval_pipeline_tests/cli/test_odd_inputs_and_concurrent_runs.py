@@ -104,6 +104,18 @@ def test_deeply_nested_json_is_one_line_not_a_recursion_error(
     refused(good_env, capsys, f"{path}: invalid input: JSON nested more than 64 levels deep")
 
 
+@pytest.mark.parametrize("suffix", [".yaml", ".json"])
+def test_a_rubric_file_nested_too_deeply_is_one_line(
+    good_env: GoodRun, tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str
+) -> None:
+    path = written(tmp_path, f"rubric{suffix}", "[" * 5_000 + "]" * 5_000)
+    assert main(["validate", "--database-url", "", "--rubric", str(path)]) == 1
+    err = capsys.readouterr().err
+    kind = "YAML" if suffix == ".yaml" else "JSON"
+    assert f"{path}: invalid input: {kind} nested more than 64 levels deep" in err.splitlines()
+    assert "Traceback" not in err
+
+
 def test_a_summary_file_nested_too_deeply_is_refused_by_compare(
     good_env: GoodRun, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

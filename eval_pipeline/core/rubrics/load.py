@@ -21,6 +21,7 @@ import pydantic
 import yaml
 from pydantic import BaseModel
 
+from eval_pipeline.core import json_text
 from eval_pipeline.core.inputs import schema_problems
 from eval_pipeline.core.models import BKG, FUNCTION_KINDS, GoldenCase
 from eval_pipeline.core.problems import InputError, Problem
@@ -86,18 +87,29 @@ def _read(path: Path, problems: list[Problem]) -> Any:
         return None
     if path.suffix.lower() == ".json":
         try:
-            return json.loads(text)
+            return json_text.loads(text)
         except json.JSONDecodeError as exc:
             where = f"line {exc.lineno}, column {exc.colno}"
             problems.append(Problem(file, where, f"invalid JSON: {exc.msg}"))
             return None
+        except json_text.TooDeep as exc:
+            problems.append(Problem(file, "", f"invalid input: {exc}"))
+            return None
+    too_deep = f"invalid input: YAML nested more than {json_text.MAX_DEPTH} levels deep"
     try:
-        return yaml.safe_load(text)
+        data = yaml.safe_load(text)
+    except RecursionError:  # the YAML parser recurses as JSON's does
+        problems.append(Problem(file, "", too_deep))
+        return None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problems.append(Problem(file, where, f"invalid YAML: {getattr(exc, 'problem', exc)}"))
         return None
+    if json_text.depth_over(data, json_text.MAX_DEPTH):
+        problems.append(Problem(file, "", too_deep))
+        return None
+    return data
 
 
 def _dimension_problems(
