@@ -119,6 +119,18 @@ def _amount(fact: Fact) -> bool:
     return fact.unit in AMOUNTS or (fact.unit in (None, "number") and fact.value.is_integer())
 
 
+_OTHER_NUMBER = re.compile(r"\d[\d,.]*")
+
+
+def _own_words(near: str, start: int, claim: Claim) -> str:
+    """The words of ``near`` (the claim's text at ``start``) that no other number stands
+    between: "a week" in "20,712 kWh, about 5,178 kWh a week" is the second number's."""
+    end = start + claim.span[1] - claim.span[0]
+    after = _OTHER_NUMBER.search(near, end)
+    before = [m.end() for m in _OTHER_NUMBER.finditer(near, 0, start)]
+    return near[(before[-1] if before else 0) : after.start() if after else len(near)]
+
+
 class Deriver:
     """Derivations for the claims of one answer against one case's facts."""
 
@@ -247,6 +259,7 @@ class Deriver:
         near = text[
             max(binding.clause[0], claim.span[0] - 40) : min(binding.clause[1], claim.span[1] + 50)
         ]
+        own = _own_words(near, claim.span[0] - max(binding.clause[0], claim.span[0] - 40), claim)
         out: list[Derived] = []
         fam = family(unit)
         if claim.per is not None or (fam == "rate" and claim.kind != "comparison"):
@@ -259,12 +272,12 @@ class Deriver:
             out += self.ratios(claim, binding)
         if fam not in ("rate", "ratio") and claim.per is None:
             if (SUM_CUE.search(clause) or claim.kind != "comparison") and not PER_PERIOD.search(
-                near
+                own
             ):
                 out += self.sums(claim, binding, unit, cued=bool(SUM_CUE.search(near)))
             if _PER.search(near):
                 out += self.per_item(claim, binding, unit)
-            if PER_PERIOD.search(near):
+            if PER_PERIOD.search(own):
                 out += self.means(binding, unit)
             if claim.kind != "comparison" and re.search(
                 r"\b(?i:more|fewer|less|longer|shorter|higher|lower|gap|difference|ahead|behind|"
@@ -464,7 +477,10 @@ class Deriver:
                     Derived(sum(f.value for f in within), fact.unit, tuple(within), "sum", cued)
                 )
             elif len(series) >= 2:
-                whole = not binding.entities and self._says_all(binding, len(series), cued)
+                every = cued and len(within) == len(series)  # "November's total", all rows in it
+                whole = not binding.entities and (
+                    every or self._says_all(binding, len(series), cued)
+                )
                 out.append(
                     Derived(sum(f.value for f in series), fact.unit, tuple(series), "total", whole)
                 )
@@ -476,10 +492,10 @@ class Deriver:
                 )
         scalars: dict[tuple[str, str | None], list[Fact]] = {}
         for fact in self.facts:
-            if not fact.labels and comparable(unit, fact) and _amount(fact):
+            if not fact.labels and comparable(unit, fact):
                 scalars.setdefault((fact.source.reference.target, fact.column), []).append(fact)
-        for group in scalars.values():
-            if len(group) >= 2:
+        for group in scalars.values():  # all of them: one that is no amount leaves no sum
+            if len(group) >= 2 and all(map(_amount, group)):
                 out.append(
                     Derived(sum(f.value for f in group), group[0].unit, tuple(group), "sum", cued)
                 )

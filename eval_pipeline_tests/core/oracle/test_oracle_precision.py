@@ -72,6 +72,14 @@ BY_DEPOT = ref(
     "AVG(h) AS avg_unload_hours FROM l GROUP BY depot",
 )
 
+WEEKLY_KWH = ref(
+    {
+        "columns": ["week_start", "consumption_kwh"],
+        "rows": [["2026-11-02", 5120.0], ["2026-11-09", 4980.5], ["2026-11-16", 5402.0]],
+    },
+    sql="SELECT week_start, SUM(kwh) AS consumption_kwh FROM m GROUP BY week_start",
+)
+
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # markdown emphasis reads as spaces: "*above*" still makes a comparison
     ("emphasis", "", "North scored 0.34 points *above* South.", [SCORES], [S]),
@@ -191,6 +199,22 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         "Avon leads with 4,650 loads; its late loads were 120.",
         [BY_DEPOT],
         [U, S, U],
+    ),
+    # "a week" after the next number is that number's: it does not make the first one a mean;
+    # a total over a period every row is in is the whole column's
+    (
+        "words of the next number",
+        "",
+        "November's total consumption was 15,502.5 kWh, about 5,168 kWh a week on average.",
+        [WEEKLY_KWH],
+        [S, S],
+    ),
+    (
+        "words of the next number",
+        "",
+        "November's total consumption was 15,902.5 kWh, about 5,168 kWh a week on average.",
+        [WEEKLY_KWH],
+        [C, S],
     ),
 ]
 
