@@ -1,7 +1,9 @@
-"""``case_passed``: each case's outcome as a partitioned asset check on ``judge_scores``.
+"""Each case's partitioned asset checks: ``case_passed`` on ``judge_scores`` (its outcome) and
+``verdicts_current`` on ``oracle_verdicts`` (no table it reads has changed since it was answered).
 
-The check's evaluations are reported by the ``judge_scores`` step itself, one per case it scored
-(``partition_events.check_evaluations``), so jobs never plan the check as a step of its own:
+``case_passed`` is reported by the ``judge_scores`` step itself, one evaluation per case it scored
+(``partition_events.check_evaluations``), and ``verdicts_current`` by the ``warehouse_refresh``
+sensor for the cases a table change invalidated, so jobs never plan either as a step of its own:
 Dagster 1.13 writes a planned row per partition, each carrying the whole partition set, which is
 quadratic in the batch. ``REPORTED_CHECKS`` is what every job's selection leaves out.
 
@@ -9,7 +11,7 @@ No ``from __future__ import annotations`` here: Dagster inspects the real type h
 """
 
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
 from dagster import (
     AssetCheckEvaluation,
@@ -23,30 +25,39 @@ from dagster import (
 )
 
 from eval_pipeline.core.aggregate import judge_record
-from eval_pipeline.core.models import CaseScores, OracleResult
+from eval_pipeline.core.lineage.staleness import stale_tables, table_fingerprints
+from eval_pipeline.core.models import CaseScores, ChatPayload, OracleResult
 from eval_pipeline.core.report.viewer import report_url
 from eval_pipeline.environment import Environment
 from eval_pipeline.pipeline.case_metadata import (
     CheckResult,
     case_check,
+    currency_check,
     first_contradiction,
     redacted,
 )
 from eval_pipeline.pipeline.io_manager import Key
-from eval_pipeline.pipeline.partition_events import check_evaluations
-from eval_pipeline.pipeline.partitions import RUN_CASE, split_key
+from eval_pipeline.pipeline.partition_events import check_evaluations, stored_check_evaluations
+from eval_pipeline.pipeline.partitions import RUN_CASE, run_case_key, split_key
 from eval_pipeline.pipeline.resources import EvalEnvironment
 
 warnings.filterwarnings("ignore", message="Specifying a partitions_def", category=PreviewWarning)
 
 CASE_CHECK = AssetCheckKey(AssetKey("judge_scores"), "case_passed")
-REPORTED_CHECKS = AssetSelection.checks(CASE_CHECK)
+CURRENCY_CHECK = AssetCheckKey(AssetKey("oracle_verdicts"), "verdicts_current")
+REPORTED_CHECKS = AssetSelection.checks(CASE_CHECK, CURRENCY_CHECK)
 CASE_CHECK_DESCRIPTION = (
     "The case's outcome: fails with severity ERROR when it failed a gate (chatbot call, safety, "
     "a contradicted claim, the overall score, an answer that does not answer the question) or is "
     "in error, with severity WARN when it passed with warnings. The metadata names the gate and "
     "the first contradicted claim with the value the reference gives. Evaluated by judge_scores "
     "as it scores each case (with EVAL_PARTITION_METADATA on)."
+)
+CURRENCY_CHECK_DESCRIPTION = (
+    "Fails with severity WARN for a case whose verdicts a warehouse refresh invalidated: a table "
+    "its references or its answer's SQL read has changed since the chatbot answered. Reported by "
+    "the warehouse_refresh sensor for exactly those cases, naming the tables; the case's next "
+    "verification (the sensor re-asks it) clears it. The Partitions tab shows them all at once."
 )
 
 
@@ -73,6 +84,15 @@ def case_results(
     return results
 
 
+def cases_by_run(partition_keys: Sequence[str]) -> dict[str, list[str]]:
+    """Run key → its cases among the (case, run) partition keys a check run was given."""
+    out: dict[str, list[str]] = {}
+    for key in partition_keys:
+        run_key, case_id = split_key(key)
+        out.setdefault(run_key, []).append(case_id)
+    return out
+
+
 @asset_check(
     asset=CASE_CHECK.asset_key,
     name=CASE_CHECK.name,
@@ -86,15 +106,60 @@ def case_passed(
     scores of the run's partitions, judged again."""
     op = context.op_execution_context
     env = environment.env
-    partitions = {p: split_key(p) for p in op.partition_keys}
     scores: dict[Key, CaseScores] = {}
     verdicts: dict[Key, OracleResult] = {}
-    for run_key in {r for r, _ in partitions.values()}:
-        cases = [c for r, c in partitions.values() if r == run_key]
+    for run_key, cases in cases_by_run(op.partition_keys).items():
         for case_id, record in env.store.latest("judge_scores", run_key, cases).items():
             scores[(run_key, case_id)] = CaseScores.model_validate(record)
         for case_id, record in env.store.latest("oracle_verdicts", run_key, cases).items():
             verdicts[(run_key, case_id)] = OracleResult.model_validate(record)
+    partitions = {p: split_key(p) for p in op.partition_keys}
     results = case_results(env, partitions, scores, verdicts)
     yield from check_evaluations(op, CASE_CHECK.asset_key, CASE_CHECK.name, results)
+    yield Output(None, output_name=op.op_def.output_defs[0].name)
+
+
+def currency_results(
+    env: Environment, run_key: str, cases: Sequence[str], current: Mapping[str, str]
+) -> dict[str, CheckResult]:
+    """Each verified case's ``verdicts_current`` result: the tables whose fingerprint when the
+    chatbot answered differs from ``current``, or that had changed by its verification."""
+    base = env.settings.report_links_base
+    answers = env.store.latest("chatbot_responses", run_key, list(cases))
+    results = {}
+    for case_id, record in env.store.latest("oracle_verdicts", run_key, list(cases)).items():
+        changed = set(OracleResult.model_validate(record).stale_tables)
+        if case_id in answers:
+            changed |= set(stale_tables(ChatPayload.model_validate(answers[case_id]), current))
+        passed, severity, metadata = currency_check(
+            sorted(changed), report_url(base, run_key, case_id)
+        )
+        results[str(run_case_key(run_key, case_id))] = (
+            passed,
+            severity,
+            redacted(metadata, env.redactor),
+        )
+    return results
+
+
+@asset_check(
+    asset=CURRENCY_CHECK.asset_key,
+    name=CURRENCY_CHECK.name,
+    partitions_def=RUN_CASE,
+    description=CURRENCY_CHECK_DESCRIPTION,
+)
+def verdicts_current(
+    context: AssetCheckExecutionContext, environment: EvalEnvironment
+) -> Iterator[Output[None] | AssetCheckEvaluation]:
+    """Run only when someone executes the check from the UI: every selected case's answer
+    fingerprints against the warehouse as it is now."""
+    op = context.op_execution_context
+    env = environment.env
+    current = table_fingerprints(env.db, env.bkg)
+    results: dict[str, CheckResult] = {}
+    for run_key, cases in cases_by_run(op.partition_keys).items():
+        results.update(currency_results(env, run_key, cases, current))
+    yield from stored_check_evaluations(
+        op.instance, CURRENCY_CHECK.asset_key, CURRENCY_CHECK.name, results
+    )
     yield Output(None, output_name=op.op_def.output_defs[0].name)

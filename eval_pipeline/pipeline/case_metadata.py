@@ -7,7 +7,7 @@ Answers are previewed with PII masked as the report masks them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dagster import AssetCheckSeverity, MarkdownMetadataValue, MetadataValue, TextMetadataValue
@@ -181,3 +181,18 @@ def case_check(outcome: CaseOutcome, contradiction: str | None, link: str) -> Ch
         metadata["warnings"] = MetadataValue.text("; ".join(outcome.warnings))
         return False, AssetCheckSeverity.WARN, metadata
     return True, AssetCheckSeverity.WARN, metadata
+
+
+def currency_check(changed: Sequence[str], link: str) -> CheckResult:
+    """``verdicts_current``: WARN while a table the case reads has changed since it was answered
+    (its verdicts describe data the warehouse no longer holds), naming those tables."""
+    metadata: dict[str, Any] = {"report": MetadataValue.url(link)}
+    if not changed:
+        return True, AssetCheckSeverity.WARN, metadata
+    tables = ", ".join(changed)
+    metadata["changed_tables"] = MetadataValue.text(tables)
+    metadata["reason"] = MetadataValue.text(
+        f"{tables} changed since the case was answered: its verdicts are out of date until "
+        "the case is asked again (the warehouse_refresh sensor requests it)"
+    )
+    return False, AssetCheckSeverity.WARN, metadata

@@ -16,7 +16,7 @@ from eval_pipeline.pipeline.case_assets import (
     judge_scores,
     warehouse_specs,
 )
-from eval_pipeline.pipeline.case_checks import case_passed
+from eval_pipeline.pipeline.case_checks import case_passed, verdicts_current
 from eval_pipeline.pipeline.executors import build_executor
 from eval_pipeline.pipeline.io_manager import ResultsIOManager
 from eval_pipeline.pipeline.resources import EvalEnvironment, chatbot_resource, tracer_resource
@@ -65,7 +65,7 @@ def build_definitions(
             build_eval_run(settings.checks_block_report),
             eval_report,
         ],
-        asset_checks=[case_passed],
+        asset_checks=[case_passed, verdicts_current],
         jobs=[golden_job, cases_job, summary_job],
         sensors=[nightly_evaluation, golden_dataset_sync, warehouse_refresh, summarize_after_cases],
         resources={

@@ -22,7 +22,9 @@ from dagster import (
     AssetCheckSeverity,
     AssetExecutionContext,
     AssetKey,
+    AssetRecordsFilter,
     DagsterEventType,
+    DagsterInstance,
     OpExecutionContext,
 )
 from dagster._core.definitions.asset_checks.asset_check_evaluation import (
@@ -32,6 +34,8 @@ from dagster._core.execution.context.metadata_logging import (
     AssetMetadataHandle,
     OutputMetadataAccumulator,
 )
+
+LOOKUP_CHUNK = 1000  # materializations fetched by storage id per query: well under SQLite's limit
 
 
 def add_partition_metadata(
@@ -61,28 +65,72 @@ def check_evaluations(
     results: Mapping[str, tuple[bool, AssetCheckSeverity, Mapping[str, Any]]],
 ) -> Iterator[AssetCheckEvaluation]:
     """One evaluation per partition of ``results`` (passed, severity, metadata), each pointing at
-    the partition's latest materialization: yield them after the step's output is stored."""
+    the partition's latest materialization, made by this run: yield them after the step's output
+    is stored."""
     if not results:
         return
     stored = context.instance.get_latest_storage_id_by_partition(
         asset, DagsterEventType.ASSET_MATERIALIZATION, set(results)
     )
     now = time.time()
-    for partition, (passed, severity, metadata) in results.items():
-        storage_id = stored.get(partition)
-        target = (
-            AssetCheckEvaluationTargetMaterializationData(
-                storage_id=storage_id, run_id=context.run_id, timestamp=now
-            )
-            if storage_id is not None
-            else None
+    targets = {
+        partition: AssetCheckEvaluationTargetMaterializationData(
+            storage_id=storage_id, run_id=context.run_id, timestamp=now
         )
+        for partition, storage_id in stored.items()
+    }
+    yield from _evaluations(asset, check_name, results, targets)
+
+
+def stored_check_evaluations(
+    instance: DagsterInstance,
+    asset: AssetKey,
+    check_name: str,
+    results: Mapping[str, tuple[bool, AssetCheckSeverity, Mapping[str, Any]]],
+) -> list[AssetCheckEvaluation]:
+    """The same for an evaluation made apart from the materializing run (a sensor's, a check run
+    alone): each points at the partition's latest stored materialization, whichever run made it,
+    so the partition's next materialization clears it."""
+    if not results:
+        return []
+    stored = instance.get_latest_storage_id_by_partition(
+        asset, DagsterEventType.ASSET_MATERIALIZATION, set(results)
+    )
+    ids = list(stored.values())
+    records = [
+        record
+        for start in range(0, len(ids), LOOKUP_CHUNK)
+        for record in instance.fetch_materializations(
+            AssetRecordsFilter(asset_key=asset, storage_ids=ids[start : start + LOOKUP_CHUNK]),
+            limit=LOOKUP_CHUNK,
+        ).records
+    ]
+    by_id = {r.storage_id: r for r in records}
+    targets = {
+        partition: AssetCheckEvaluationTargetMaterializationData(
+            storage_id=storage_id,
+            run_id=by_id[storage_id].run_id,
+            timestamp=by_id[storage_id].timestamp,
+        )
+        for partition, storage_id in stored.items()
+        if storage_id in by_id
+    }
+    return list(_evaluations(asset, check_name, results, targets))
+
+
+def _evaluations(
+    asset: AssetKey,
+    check_name: str,
+    results: Mapping[str, tuple[bool, AssetCheckSeverity, Mapping[str, Any]]],
+    targets: Mapping[str, AssetCheckEvaluationTargetMaterializationData],
+) -> Iterator[AssetCheckEvaluation]:
+    for partition, (passed, severity, metadata) in results.items():
         yield AssetCheckEvaluation(
             asset_key=asset,
             check_name=check_name,
             passed=passed,
             metadata=metadata,
-            target_materialization_data=target,
+            target_materialization_data=targets.get(partition),
             severity=severity,
             partition=partition,
         )

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 from croniter import croniter
 from dagster import (
     AddDynamicPartitionsRequest,
+    AssetCheckEvaluation,
     AssetKey,
     AssetObservation,
     AssetSelection,
@@ -39,7 +40,8 @@ from eval_pipeline.core.preflight import chatbot_unreachable
 from eval_pipeline.core.problems import InputError
 from eval_pipeline.environment import Environment
 from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
-from eval_pipeline.pipeline.case_checks import REPORTED_CHECKS
+from eval_pipeline.pipeline.case_checks import CURRENCY_CHECK, REPORTED_CHECKS, currency_results
+from eval_pipeline.pipeline.partition_events import stored_check_evaluations
 from eval_pipeline.pipeline.partitions import (
     CASES,
     RUN_CASE,
@@ -239,7 +241,10 @@ def warehouse_refresh(
     the latter for an external dependency, so exactly those cases' ``oracle_verdicts`` partitions
     show "warehouse/<table> has a new data version" until their rerun. The whole-table observation
     (every table on the first tick; ``evaluate()`` records one for a table never observed)
-    gives each later materialization a pointer into the table's history.
+    gives each later materialization a pointer into the table's history, and lists the cases
+    whose verdicts the change invalidated. Those cases' ``verdicts_current`` checks fail, naming
+    the tables, so the check's partition view shows them all at once, and the tick's log names
+    the tables and the cases it re-asked.
     """
     env = environment.env
     current = table_fingerprints(env.db, env.bkg)
@@ -247,6 +252,7 @@ def warehouse_refresh(
     changed = {t for t, fp in current.items() if previous and previous.get(t) != fp}
     runs = list(context.instance.get_dynamic_partitions(RUNS.name))
     requests: list[RunRequest] = []
+    checks: list[AssetCheckEvaluation] = []
     if not (changed and runs):
         observations = [
             table_observation(table, current[table])
@@ -260,19 +266,26 @@ def warehouse_refresh(
             table: [c for c in cases if c in known]
             for table, cases in table_readers(env, run_key, changed).items()
         }
+        # the whole table's last: the table's page shows its latest observation, this one
         observations = [
-            table_observation(table, current[table], metadata=change_metadata(run_key, cases))
-            for table, cases in readers.items()
-        ]
-        observations += [
             table_observation(table, current[table], case)
             for table, cases in readers.items()
             for case in cases
+        ]
+        observations += [
+            table_observation(table, current[table], metadata=change_metadata(run_key, cases))
+            for table, cases in readers.items()
         ]
         wanted = {case for cases in readers.values() for case in cases}
         context.log.info(
             f"warehouse tables changed: {', '.join(sorted(changed))}; re-asking "
             f"{len(wanted)} case(s) of run {run_key}: {', '.join(sorted(wanted)) or 'none'}"
+        )
+        checks = stored_check_evaluations(
+            context.instance,
+            CURRENCY_CHECK.asset_key,
+            CURRENCY_CHECK.name,
+            currency_results(env, run_key, sorted(wanted), current),
         )
         requests = case_batch_requests(
             run_key,
@@ -282,7 +295,9 @@ def warehouse_refresh(
             reason=f"refresh-{content_hash(current)[:12]}",
         )
     return SensorResult(
-        run_requests=requests, asset_events=observations, cursor=json.dumps(current, sort_keys=True)
+        run_requests=requests,
+        asset_events=[*observations, *checks],
+        cursor=json.dumps(current, sort_keys=True),
     )
 
 

@@ -10,7 +10,9 @@ import pytest
 import sqlalchemy as sa
 from dagster import (
     AddDynamicPartitionsRequest,
+    AssetCheckEvaluation,
     AssetKey,
+    AssetObservation,
     DagsterInstance,
     Definitions,
     DeleteDynamicPartitionsRequest,
@@ -188,9 +190,13 @@ def test_warehouse_refresh_reruns_and_stales_exactly_the_dependent_cases(
             }
             for c in order
         }
-    assert {e.asset_key for e in changed.asset_events} == {products}
-    assert sorted(e.partition for e in changed.asset_events if e.partition) == expected
+    observed = [e for e in changed.asset_events if isinstance(e, AssetObservation)]
+    assert {e.asset_key for e in observed} == {products}
+    assert sorted(e.partition for e in observed if e.partition) == expected
     assert sorted(covered_cases(changed, order)) == expected
+    invalidated = [e for e in changed.asset_events if isinstance(e, AssetCheckEvaluation)]
+    assert sorted(split_key(str(e.partition))[1] for e in invalidated) == expected
+    assert not any(e.passed for e in invalidated)
     assert all(r.run_config for r in changed.run_requests), "a refresh re-asks the chatbot"
     # the UI's view: the change stales exactly the dependent verdicts, naming the table
     for case in order:
@@ -261,6 +267,10 @@ def test_demo_warehouse_refresh_requests_exactly_the_dependent_demo_cases(tmp_pa
         )
     )
     assert 0 < len(expected) < len(golden)
-    assert {tuple(e.asset_key.path) for e in changed.asset_events} == {("warehouse", "hse_audits")}
-    assert sorted(e.partition for e in changed.asset_events if e.partition) == expected
+    observed = [e for e in changed.asset_events if isinstance(e, AssetObservation)]
+    assert {tuple(e.asset_key.path) for e in observed} == {("warehouse", "hse_audits")}
+    assert sorted(e.partition for e in observed if e.partition) == expected
     assert sorted(covered_cases(changed, order)) == expected
+    invalidated = [e for e in changed.asset_events if isinstance(e, AssetCheckEvaluation)]
+    assert sorted(split_key(str(e.partition))[1] for e in invalidated) == expected
+    assert not any(e.passed for e in invalidated)

@@ -19,10 +19,14 @@ from typing import Any
 import pytest
 from dagster import AssetKey, DagsterInstance
 
+from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.sensors import warehouse_refresh
 from eval_pipeline.runner.evaluate import evaluate
 from eval_pipeline_tests.conftest import require_service
 from eval_pipeline_tests.core.report.test_report_browser import CHROMIUM
 from eval_pipeline_tests.pipeline.test_graph import tiny_overrides
+from eval_pipeline_tests.pipeline.test_refresh_visible import readers_of, touch_products
+from eval_pipeline_tests.pipeline.test_sensors import record, tick
 from eval_pipeline_tests.pipeline.test_ui_staleness import (
     graphql,
     serving_location,
@@ -58,12 +62,24 @@ def evaluated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
     overrides = {**tiny_overrides(tmp, "inflated_units"), "report_base_url": BASE_URL}
     with DagsterInstance.from_config(str(home)) as instance:
         summary = evaluate(RUN, overrides=overrides, instance=instance)
+        # then a warehouse refresh, its tick recorded but the cases it re-asks not yet run
+        env = EvalEnvironment(overrides=overrides)
+        record(instance, baseline := tick(warehouse_refresh, instance, env))
+        touch_products(overrides["database_url"])
+        record(instance, tick(warehouse_refresh, instance, env, baseline.cursor))
     with serving_location(tmp, home, LOCATION.format(overrides=overrides)) as url:
         graphql(url, "mutation { setNuxSeen }")
         # the check fails a case that failed (ERROR) or passed with warnings (WARN)
         flagged = [c["case_id"] for c in summary["cases"] if not c["passed"] or c["warnings"]]
         clean = [c["case_id"] for c in summary["cases"] if c["case_id"] not in flagged]
-        yield {"url": url, "home": home, "failed": flagged, "passed": clean, "summary": summary}
+        yield {
+            "url": url,
+            "home": home,
+            "failed": flagged,
+            "passed": clean,
+            "summary": summary,
+            "invalidated": readers_of("products"),
+        }
 
 
 def wait_text(page: Any, text: str) -> None:
@@ -76,6 +92,42 @@ def wait_text(page: Any, text: str) -> None:
         raise AssertionError(
             f"{text!r} not shown; the page reads:\n{page.inner_text('body')}"
         ) from None
+
+
+CHECK_STATUSES = (
+    "query ($asset: [String!]!) { assetNodeOrError(assetKey: {path: $asset}) { ... on AssetNode { "
+    "assetChecksOrError { ... on AssetChecks { checks { name partitionStatuses { "
+    "... on AssetCheckMultiPartitionStatuses { primaryDimensionName ranges { "
+    "primaryDimStartKey primaryDimEndKey secondaryDim { "
+    "... on AssetCheckDefaultPartitionStatuses { failedPartitions succeededPartitions "
+    "} } } } } } } } } } }"
+)
+
+
+def check_partitions(url: str, asset: str, summary: dict[str, Any]) -> dict[str, set[str]]:
+    """The cases of ``RUN`` the webserver shows the asset's one check failed and succeeded for."""
+    reply = graphql(url, CHECK_STATUSES, {"asset": [asset]})
+    (check,) = reply["assetNodeOrError"]["assetChecksOrError"]["checks"]
+    statuses = check["partitionStatuses"]
+    assert statuses["primaryDimensionName"] == "case"
+    order = [c["case_id"] for c in summary["cases"]]
+    found: dict[str, set[str]] = {"failed": set(), "succeeded": set()}
+    for row in statuses["ranges"]:  # consecutive cases of one status pattern form a range
+        first, last = (order.index(row[f"primaryDim{end}Key"]) for end in ("Start", "End"))
+        for kind in found:
+            if row["secondaryDim"][f"{kind}Partitions"] == [RUN]:
+                found[kind] |= set(order[first : last + 1])
+    return found
+
+
+def open_check_partitions(page: Any, url: str, asset: str, check: str) -> None:
+    """The asset's page, its check's detail, the check's own Partitions tab."""
+    query = urllib.parse.urlencode({"view": "checks", "checkDetail": check})
+    page.goto(f"{url}/assets/{asset}?{query}")
+    wait_text(page, "Execution history")  # the check's own tabs have rendered
+    tabs = page.get_by_role("tab", name="Partitions")
+    assert tabs.count() == 2, "the asset's Partitions tab and the check's"
+    tabs.nth(1).click()
 
 
 def contradicted_case(summary: dict[str, Any]) -> str:
@@ -101,34 +153,11 @@ def test_the_case_check_marks_the_failed_cases_in_its_partition_view(
 ) -> None:
     assert evaluated["failed"] and evaluated["passed"], "the run needs both outcomes"
     assert any(not c["passed"] for c in evaluated["summary"]["cases"])
-    query = urllib.parse.urlencode({"view": "checks", "checkDetail": "case_passed"})
-    page.goto(f"{evaluated['url']}/assets/judge_scores?{query}")
-    wait_text(page, "Execution history")  # the check's own tabs have rendered
-    tabs = page.get_by_role("tab", name="Partitions")
-    assert tabs.count() == 2, "the asset's Partitions tab and the check's"
-    tabs.nth(1).click()
+    open_check_partitions(page, evaluated["url"], "judge_scores", "case_passed")
     failed, passed = len(evaluated["failed"]), len(evaluated["passed"])
     wait_text(page, f"Failed ({failed})")
     wait_text(page, f"Passed ({passed})")
-    reply = graphql(
-        evaluated["url"],
-        '{ assetNodeOrError(assetKey: {path: ["judge_scores"]}) { ... on AssetNode { '
-        "assetChecksOrError { ... on AssetChecks { checks { name partitionStatuses { "
-        "... on AssetCheckMultiPartitionStatuses { primaryDimensionName ranges { "
-        "primaryDimStartKey primaryDimEndKey secondaryDim { "
-        "... on AssetCheckDefaultPartitionStatuses { failedPartitions succeededPartitions "
-        "} } } } } } } } } } }",
-    )
-    (check,) = reply["assetNodeOrError"]["assetChecksOrError"]["checks"]
-    statuses = check["partitionStatuses"]
-    assert statuses["primaryDimensionName"] == "case"
-    order = [c["case_id"] for c in evaluated["summary"]["cases"]]
-    found: dict[str, set[str]] = {"failed": set(), "succeeded": set()}
-    for row in statuses["ranges"]:  # consecutive cases of one status pattern form a range
-        first, last = (order.index(row[f"primaryDim{end}Key"]) for end in ("Start", "End"))
-        for kind in found:
-            if row["secondaryDim"][f"{kind}Partitions"] == [RUN]:
-                found[kind] |= set(order[first : last + 1])
+    found = check_partitions(evaluated["url"], "judge_scores", evaluated["summary"])
     assert found["failed"] == set(evaluated["failed"])
     assert found["succeeded"] == set(evaluated["passed"])
     page.screenshot(path=str(tmp_path / "case-check.png"), full_page=True)
@@ -163,3 +192,22 @@ def test_the_report_link_of_the_run_points_at_the_viewer(evaluated: dict[str, An
     url = record.asset_materialization.metadata["report_url"].value
     assert url == f"{BASE_URL}/runs/{RUN}/report.html"
     assert json.dumps(url).find("file://") < 0
+
+
+def test_the_cases_a_warehouse_refresh_invalidated_show_at_once_in_a_check(
+    evaluated: dict[str, Any], page: Any, tmp_path: Path
+) -> None:
+    invalidated = evaluated["invalidated"]
+    assert 0 < len(invalidated) < len(evaluated["summary"]["cases"])
+    open_check_partitions(page, evaluated["url"], "oracle_verdicts", "verdicts_current")
+    wait_text(page, f"Failed ({len(invalidated)})")
+    page.screenshot(path=str(tmp_path / "verdicts-current.png"), full_page=True)
+    found = check_partitions(evaluated["url"], "oracle_verdicts", evaluated["summary"])
+    assert found == {"failed": set(invalidated), "succeeded": set()}
+
+    # the table's page lists them too, from its latest observation
+    page.goto(f"{evaluated['url']}/assets/warehouse/products")
+    wait_text(page, "invalidated_verdicts")
+    text = page.locator("body").inner_text()
+    assert all(f"{case} (oracle_verdicts {case}|{RUN})" in text for case in invalidated), text
+    page.screenshot(path=str(tmp_path / "warehouse-table.png"), full_page=True)
