@@ -3,6 +3,7 @@ cleanly show that none of it changed."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,10 @@ class GoodRun:
 
     def now(self) -> Stored:
         return stored(self.settings, self.run_key)
+
+    def intact(self) -> bool:
+        """Its summary, report and records as they were, whatever other run keys wrote since."""
+        return dataclasses.replace(self.now(), rows=self.before.rows) == self.before
 
     @property
     def summary_path(self) -> Path:

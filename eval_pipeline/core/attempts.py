@@ -25,7 +25,7 @@ import sqlalchemy as sa
 
 from eval_pipeline.core.results_store import engine_with_tables
 
-AttemptStatus = Literal["running", "completed", "unreachable", "stopped"]
+AttemptStatus = Literal["running", "completed", "unreachable", "stopped", "interrupted"]
 
 _METADATA = sa.MetaData()
 RUN_ATTEMPTS = sa.Table(
@@ -110,6 +110,9 @@ class RunLedger:
         self.engine = engine_with_tables(url, _METADATA)
 
     def start(self, run_key: str, chatbot: str, identity: str, records_before: int) -> Attempt:
+        """A new attempt of ``run_key``, whose lock the caller holds: an earlier attempt still
+        ``running`` was killed before it could finish (nobody else holds the key), and is
+        recorded as ``interrupted``."""
         attempt = Attempt(
             id=0,
             run_key=run_key,
@@ -124,6 +127,11 @@ class RunLedger:
         )
         values = {k: v for k, v in dataclasses.asdict(attempt).items() if k != "id"}
         with self.engine.begin() as conn:
+            conn.execute(
+                RUN_ATTEMPTS.update()
+                .where(RUN_ATTEMPTS.c.run_key == run_key, RUN_ATTEMPTS.c.status == "running")
+                .values(status="interrupted", finished_at=attempt.started_at)
+            )
             key = conn.execute(RUN_ATTEMPTS.insert().values(**values)).inserted_primary_key
         assert key is not None
         return dataclasses.replace(attempt, id=int(key[0]))

@@ -14,7 +14,7 @@ from eval_pipeline.cli.main import main
 from eval_pipeline.demo import tiny
 from eval_pipeline.settings import PROJECT_ROOT
 from eval_pipeline_tests import tiny_chatbot
-from eval_pipeline_tests.stored_results import GoodRun, one_line
+from eval_pipeline_tests.stored_results import GoodRun, one_line, summary_of
 
 TINY = PROJECT_ROOT / "data" / "tiny"
 
@@ -312,7 +312,12 @@ def test_postgresql_names_written_as_the_database_has_them_pass(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setenv("EVAL_HOME", str(tmp_path / "home"))
+    """validate and run alike: the camelCase fingerprint column is read by ``run`` too."""
+    from eval_pipeline_tests.cli.test_cli import tiny_env
+
+    tiny_env(tmp_path, monkeypatch, "honest")
+    home = tmp_path / "pg-home"
+    monkeypatch.setenv("EVAL_HOME", str(home))
     bkg = pg_bkg(tmp_path, {}, ["updatedAt"])
     golden = str(TINY / "golden_dataset.json")
     assert (
@@ -320,4 +325,9 @@ def test_postgresql_names_written_as_the_database_has_them_pass(
         == 0
     )
     assert capsys.readouterr().out.strip() == "inputs are valid"
-    assert not (tmp_path / "home").exists(), "validate creates no results store"
+    assert not home.exists(), "validate creates no results store"
+    monkeypatch.setenv("EVAL_BKG_PATH", str(bkg))
+    monkeypatch.setenv("EVAL_DATABASE_URL", pg_warehouse)
+    assert main(["run", "--run-key", "pg-camel"]) == 0
+    summary = summary_of(capsys.readouterr().out)
+    assert summary["cases_passed"] == summary["cases_total"] == 5

@@ -106,14 +106,23 @@ def test_deeply_nested_json_is_one_line_not_a_recursion_error(
 
 @pytest.mark.parametrize("suffix", [".yaml", ".json"])
 def test_a_rubric_file_nested_too_deeply_is_one_line(
-    good_env: GoodRun, tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str
+    good_env: GoodRun,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    suffix: str,
 ) -> None:
     path = written(tmp_path, f"rubric{suffix}", "[" * 5_000 + "]" * 5_000)
     assert main(["validate", "--database-url", "", "--rubric", str(path)]) == 1
     err = capsys.readouterr().err
     kind = "YAML" if suffix == ".yaml" else "JSON"
-    assert f"{path}: invalid input: {kind} nested more than 64 levels deep" in err.splitlines()
-    assert "Traceback" not in err
+    expected = f"{path}: invalid input: {kind} nested more than 64 levels deep"
+    assert expected in err.splitlines() and "Traceback" not in err
+    monkeypatch.setenv("EVAL_RUBRIC_PATH", str(path))
+    asked = tiny_chatbot.asked_so_far()
+    assert main(["run", "--run-key", good_env.run_key]) == 2
+    assert one_line(capsys.readouterr().err) == expected
+    assert tiny_chatbot.asked_so_far() == asked and good_env.now() == good_env.before
 
 
 def test_a_summary_file_nested_too_deeply_is_refused_by_compare(
@@ -124,6 +133,7 @@ def test_a_summary_file_nested_too_deeply_is_refused_by_compare(
     assert one_line(capsys.readouterr().err) == (
         f"error: {path}: not a readable run summary: JSON nested more than 64 levels deep"
     )
+    assert good_env.now() == good_env.before
 
 
 @pytest.mark.parametrize("code", ["raise SystemExit(0)", "import sys\nsys.exit(3)"])

@@ -8,9 +8,14 @@ baseline are those of the good run still.
 from __future__ import annotations
 
 import http.server
+import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -19,8 +24,10 @@ from eval_pipeline.core.analysis.baseline import baseline_run_key, got_no_answer
 from eval_pipeline.core.analysis.history import run_history
 from eval_pipeline.core.attempts import RunLedger, failed_to_connect
 from eval_pipeline.core.results_store import ResultsStore, StoredRecord
+from eval_pipeline.settings import PROJECT_ROOT
 from eval_pipeline_tests import tiny_chatbot
-from eval_pipeline_tests.stored_results import GoodRun, one_line, summary_of
+from eval_pipeline_tests.cli.test_odd_inputs_and_concurrent_runs import wait_for
+from eval_pipeline_tests.stored_results import GoodRun, one_line, stored, summary_of
 
 
 def free_port() -> int:
@@ -134,33 +141,49 @@ def test_a_chatbot_that_hangs_up_on_every_call_is_unreachable_and_the_records_ar
     assert now.summary_record == good_env.before.summary_record
 
 
-def test_a_rerun_after_an_unreachable_attempt_reuses_the_restored_records(
-    good_env: GoodRun, capsys: pytest.CaptureFixture[str]
+def unreachable_attempt(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], run_key: str
 ) -> None:
+    """An attempt of ``run_key`` (``--refresh``: every case asked) against nothing listening."""
+    with monkeypatch.context() as patched:
+        patched.setenv("EVAL_CHATBOT_KIND", "sse")
+        patched.setenv("EVAL_CHATBOT_URL", f"http://127.0.0.1:{free_port()}")
+        code, line = stopped(capsys, "run", "--run-key", run_key, "--refresh")
+    assert code == 2 and "chatbot unreachable at" in line
+
+
+def test_a_rerun_after_an_unreachable_attempt_reuses_the_restored_records(
+    good_env: GoodRun, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", "--run-key", "again"]) == 0
+    answered = stored(good_env.settings, "again")
+    unreachable_attempt(monkeypatch, capsys, "again")
     asked = tiny_chatbot.asked_so_far()
-    assert main(["run", "--run-key", "good"]) == 0
+    assert main(["run", "--run-key", "again"]) == 0
     summary = summary_of(capsys.readouterr().out)
     assert summary["calls"] == {"chatbot": 0, "judge": 0, "reference": 0}
     assert all(case["reused"] for case in summary["cases"])
     assert tiny_chatbot.asked_so_far() == asked
-    statuses = [s for _, s in history_of(good_env, "good")]
-    assert statuses[-1] == "current" and statuses.count("current") == 1
-    assert "unreachable" in statuses and "superseded" in statuses
+    assert stored(good_env.settings, "again").current == answered.current
+    assert history_of(good_env, "again") == [(1, "superseded"), (2, "unreachable"), (3, "current")]
+    assert good_env.intact()
 
 
 def test_a_new_run_key_against_an_unreachable_chatbot_writes_no_summary_and_no_baseline(
     good_env: GoodRun, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    store = ResultsStore(good_env.settings.results_store_url)
+    baseline = baseline_run_key(store, "next", "")
+    assert baseline is not None
     monkeypatch.setenv("EVAL_CHATBOT_KIND", "sse")
     monkeypatch.setenv("EVAL_CHATBOT_URL", f"http://127.0.0.1:{free_port()}")
     code, line = stopped(capsys, "run", "--run-key", "nobody-home")
     assert code == 2 and "chatbot unreachable at http://127.0.0.1:" in line
     assert line.endswith("run 'nobody-home' stopped, no summary was written")
     assert not (good_env.settings.reports_dir / "nobody-home").exists()
-    store = ResultsStore(good_env.settings.results_store_url)
     assert store.run_record("eval_run", "nobody-home") is None
     assert history_of(good_env, "nobody-home") == [(1, "unreachable")]
-    assert baseline_run_key(store, "next", "") == "good"
+    assert baseline_run_key(store, "next", "") == baseline
     assert good_env.now().current == good_env.before.current
 
 
@@ -169,16 +192,17 @@ def test_a_run_the_chatbot_answered_nothing_in_is_marked_and_never_a_baseline(
 ) -> None:
     """#16: the chatbot was reached but failed every case; the run has a summary (its errors are
     the finding), marked, and passed over as the baseline of every later run."""
+    baseline = baseline_run_key(ResultsStore(good_env.settings.results_store_url), "x", "")
     monkeypatch.setenv("EVAL_CHATBOT_CALLABLE", "eval_pipeline_tests.tiny_chatbot:broken")
     assert main(["run", "--run-key", "all-broken"]) == 1
     broken = summary_of(capsys.readouterr().out)
     assert broken["chatbot_unreachable"] is True and broken["cases_error"] == 5
-    assert broken["comparison"]["base_run_key"] == "good"
+    assert broken["comparison"]["base_run_key"] == baseline
     monkeypatch.setenv("EVAL_CHATBOT_CALLABLE", "eval_pipeline_tests.tiny_chatbot:honest")
     assert main(["run", "--run-key", "after-broken"]) == 0
     after = summary_of(capsys.readouterr().out)
     assert after["chatbot_unreachable"] is False
-    assert after["comparison"]["base_run_key"] == "good", "the broken run is never the baseline"
+    assert after["comparison"]["base_run_key"] == baseline, "the broken run is never the baseline"
     monkeypatch.setenv("EVAL_BASELINE_RUN", "all-broken")
     code, line = stopped(capsys, "run", "--run-key", "after-broken")
     assert code == 2
@@ -190,8 +214,16 @@ def test_a_run_the_chatbot_answered_nothing_in_is_marked_and_never_a_baseline(
 
 
 def test_history_lists_every_attempt_and_marks_the_current_one(
-    good_env: GoodRun, capsys: pytest.CaptureFixture[str]
+    good_env: GoodRun, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    assert main(["run", "--run-key", "hist"]) == 0
+    unreachable_attempt(monkeypatch, capsys, "hist")
+    assert main(["run", "--run-key", "hist"]) == 0
+    with monkeypatch.context() as patched:
+        patched.setenv("EVAL_CHATBOT_CALLABLE", "eval_pipeline_tests.tiny_chatbot:broken")
+        assert main(["run", "--run-key", "hist-broken"]) == 1
+    capsys.readouterr()
+    assert history_of(good_env, "hist") == [(1, "superseded"), (2, "unreachable"), (3, "current")]
     assert main(["history"]) == 0
     lines = capsys.readouterr().out.splitlines()
 
@@ -199,12 +231,59 @@ def test_history_lists_every_attempt_and_marks_the_current_one(
         (line,) = [line for line in lines if f" {attempt} " in line]
         return line.split("  ")[0].strip()
 
-    good = [s for _, s in history_of(good_env, "good")]
-    assert good[0] == "superseded" and good[-1] == "current" and "unreachable" in good
-    for n, status in enumerate(good, start=1):
-        assert status_of(f"good #{n}") == ("current*" if status == "current" else status)
-    assert status_of("all-broken #1") == "current* (no answers)"
-    assert status_of("nobody-home #1") == "unreachable"
+    assert [status_of(f"hist #{n}") for n in (1, 2, 3)] == ["superseded", "unreachable", "current*"]
+    assert "chatbot unreachable at http://127.0.0.1:" in next(
+        line for line in lines if " hist #2 " in line
+    )
+    assert status_of("hist-broken #1") == "current* (no answers)"
+    assert good_env.intact()
+
+
+def test_a_run_stopped_by_sigterm_is_an_interrupted_attempt_and_the_good_run_stays(
+    good_env: GoodRun,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Killed while its questions are unanswered: the attempt is listed as interrupted, the
+    key's summary and report stay those of its last good run, and the next run goes ahead."""
+    assert main(["run", "--run-key", "killed"]) == 0
+    before = stored(good_env.settings, "killed")
+    monkeypatch.setenv("EVAL_CHATBOT_CALLABLE", "eval_pipeline_tests.tiny_chatbot:gated")
+    monkeypatch.setenv(tiny_chatbot.GATE_ENV, str(tmp_path / "never-opened"))
+    other = subprocess.Popen(
+        [sys.executable, "-m", "eval_pipeline.cli.main", "run", "--run-key", "killed", "--refresh"],
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    ledger = RunLedger(good_env.settings.results_store_url)
+    try:
+        wait_for(lambda: ledger.lock_holder("killed") is not None)
+    finally:
+        other.send_signal(signal.SIGTERM)
+        _, err = other.communicate(timeout=60)
+    assert other.returncode == 128 + signal.SIGTERM
+    assert one_line(err).startswith("stopped by SIGTERM: the results of finished cases are stored")
+    now = stored(good_env.settings, "killed")
+    assert (now.summary_json, now.report_html, now.summary_record) == (
+        before.summary_json,
+        before.report_html,
+        before.summary_record,
+    )
+    assert main(["history"]) == 0
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if " killed #2 " in line]
+    assert line.startswith("interrupted "), "its process is gone: not running any more"
+    monkeypatch.setenv("EVAL_CHATBOT_CALLABLE", "eval_pipeline_tests.tiny_chatbot:honest")
+    assert main(["run", "--run-key", "killed"]) == 0, "the dead holder's lock is taken over"
+    capsys.readouterr()
+    assert history_of(good_env, "killed") == [
+        (1, "superseded"),
+        (2, "interrupted"),
+        (3, "current"),
+    ]
+    assert good_env.intact()
 
 
 def test_connection_failures_are_told_from_other_chatbot_errors() -> None:
