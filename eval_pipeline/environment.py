@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,12 @@ from eval_pipeline.core.adapters.base import ChatbotAdapter
 from eval_pipeline.core.aggregate import GatePolicy
 from eval_pipeline.core.analysis.calibration import demotions, judge_version
 from eval_pipeline.core.attempts import RunLedger
+from eval_pipeline.core.conversations import (
+    ConversationReader,
+    as_case,
+    conversation_id_of,
+    is_logged_key,
+)
 from eval_pipeline.core.dimensions.judges import prompt_versions
 from eval_pipeline.core.dimensions.rubric_judge import load_rubric_prompt
 from eval_pipeline.core.inputs import load_bkg, load_golden
@@ -87,6 +93,7 @@ class Environment:
         self._db: Database | None = None
         self._adapter: ChatbotAdapter | None = None
         self._judge: JudgeClient | None = None
+        self._conversations: ConversationReader | None = None
 
     @cached_property
     def bkg(self) -> BKG:
@@ -105,6 +112,30 @@ class Environment:
             s.golden_max_field_chars,
         )
         return {c.id: c for c in golden}
+
+    @property
+    def conversations(self) -> ConversationReader:
+        """The reader of ``EVAL_CONVERSATIONS_URL``; ValueError when none is configured."""
+        source = self.settings.conversation_source
+        if source is None:
+            raise ValueError("no conversation source: set EVAL_CONVERSATIONS_URL")
+        with self._lock:
+            if self._conversations is None:
+                self._conversations = ConversationReader(source)
+            return self._conversations
+
+    def logged_cases(self, case_ids: Sequence[str]) -> dict[str, GoldenCase]:
+        """The cases of the logged conversations among ``case_ids`` still in the source."""
+        wanted = [conversation_id_of(c) for c in case_ids if is_logged_key(c)]
+        if not wanted:
+            return {}
+        found = self.conversations.read(wanted)
+        cases = (as_case(conversation, self.bkg) for conversation in found.values())
+        return {case.id: case for case in cases if case is not None}
+
+    def cases_for(self, case_ids: Sequence[str]) -> dict[str, GoldenCase]:
+        """Every golden case, then the logged conversations among ``case_ids``."""
+        return {**self.cases, **self.logged_cases(case_ids)}
 
     @cached_property
     def _rubric_check(self) -> tuple[RubricSet, list[Problem]]:
@@ -205,7 +236,10 @@ class Environment:
             },
             judge=self.judge,
             scoring=self.scoring_config(),
-            oracle=dataclasses.asdict(s.tolerance_rule),
+            oracle={
+                **dataclasses.asdict(s.tolerance_rule),
+                **({"locale": self.bkg.locale} if self.bkg.locale != "en" else {}),
+            },
             table_fingerprints=lambda: table_fingerprints(self.db, self.bkg),
         )
 
@@ -276,3 +310,5 @@ class Environment:
             self._adapter.close()
         if self._judge is not None:
             self._judge.close()
+        if self._conversations is not None:
+            self._conversations.close()

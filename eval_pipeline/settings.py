@@ -7,6 +7,7 @@ message naming the variable, before any chatbot call is made.
 
 from __future__ import annotations
 
+import json
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -31,6 +32,7 @@ from eval_pipeline.core.problems import InputError, Problem
 from eval_pipeline.core.tracing.config import TraceSettings, parse_headers
 
 if TYPE_CHECKING:
+    from eval_pipeline.core.conversations import ConversationSource
     from eval_pipeline.core.oracle.tolerance import ToleranceRule
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -180,6 +182,12 @@ class Settings(BaseSettings):
     llm_price_input_per_1k: float = Field(default=0.0, ge=0)
     llm_price_output_per_1k: float = Field(default=0.0, ge=0)
     llm_cache_ttl_s: float = Field(default=7 * 24 * 3600.0, ge=0)
+    llm_requests_per_minute: float = Field(
+        default=0,
+        ge=0,
+        description="Most requests started per minute on the judge endpoint (free tiers); 0: "
+        "no pacing.",
+    )
     judge_use_cache: bool = Field(
         default=True,
         description="Reuse cached judgements of identical prompts; repeats turn it off so the "
@@ -200,6 +208,32 @@ class Settings(BaseSettings):
         default=100,
         ge=1,
         description="Run partitions kept in Dagster; older ones are removed (results stay stored).",
+    )
+    conversations_url: str = Field(
+        default="",
+        description="SQLAlchemy URL of the database holding the logged conversations, one row "
+        "per message; empty: none.",
+    )
+    conversations_table: str = Field(
+        default="conversations", description="The table of logged messages."
+    )
+    conversations_columns: dict[str, str] = Field(
+        default_factory=dict,
+        description="JSON: the table's column for each of conversation_id, role, content, "
+        "created_at (each named alike by default) and the optional intent and tool_calls.",
+    )
+    conversations_query: str = Field(
+        default="",
+        description="Instead of the table: one SELECT returning those column names.",
+    )
+    conversation_batch: int = Field(
+        default=50, ge=1, description="Conversations the sensor evaluates per tick at most."
+    )
+    retain_conversations: int = Field(
+        default=500,
+        ge=0,
+        description="Conversation case keys kept in Dagster (older ones leave it; their results "
+        "stay stored).",
     )
     nightly_cron: str = Field(default="0 2 * * *", description="When the nightly run starts.")
     nightly_timezone: str = "UTC"
@@ -286,6 +320,22 @@ class Settings(BaseSettings):
             raise ValueError(f"unknown dimension(s) {unknown}; known: {list(DIMENSIONS)}")
         if any(w < 0 for w in value.values()) or sum(value.values()) <= 0:
             raise ValueError("weights must be non-negative and not all zero")
+        return value
+
+    @field_validator("conversations_columns", mode="before")
+    @classmethod
+    def _columns_json(cls, value: object) -> object:
+        """Overrides arrive as text, as the environment's value does."""
+        return json.loads(value) if isinstance(value, str) and value.strip() else value
+
+    @field_validator("conversations_columns")
+    @classmethod
+    def _known_columns(cls, value: dict[str, str]) -> dict[str, str]:
+        from eval_pipeline.core.conversations import COLUMNS
+
+        unknown = sorted(set(value) - set(COLUMNS))
+        if unknown:
+            raise ValueError(f"unknown column role(s) {unknown}; known: {list(COLUMNS)}")
         return value
 
     @field_validator("chatbot_intent_path")
@@ -393,6 +443,21 @@ class Settings(BaseSettings):
             price_input_per_1k=self.llm_price_input_per_1k,
             price_output_per_1k=self.llm_price_output_per_1k,
             cache_ttl_s=self.llm_cache_ttl_s,
+            requests_per_minute=self.llm_requests_per_minute,
+        )
+
+    @property
+    def conversation_source(self) -> ConversationSource | None:
+        """Where logged conversations are read from; None when none is configured."""
+        from eval_pipeline.core.conversations import ConversationSource
+
+        if not self.conversations_url:
+            return None
+        return ConversationSource(
+            url=self.conversations_url,
+            table=self.conversations_table,
+            columns=self.conversations_columns,
+            query=self.conversations_query,
         )
 
     @property

@@ -160,6 +160,20 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return _evaluate(args.run_key or new_run_key("demo"), overrides, args, gate=False)
 
 
+def cmd_conversations(args: argparse.Namespace) -> int:
+    start_reference_process()
+    from eval_pipeline.runner.conversations import evaluate_conversations
+    from eval_pipeline.runner.evaluate import new_run_key, summary_path
+    from eval_pipeline.runner.interrupt import stoppable
+
+    load_settings()
+    run_key = args.run_key or new_run_key("conversations")
+    summary = stoppable(lambda: evaluate_conversations(run_key, last=args.last))
+    _print_summary(summary)
+    print(summary_path(summary))
+    return 0
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from eval_pipeline.runner.evaluate import new_run_key
 
@@ -348,6 +362,16 @@ def build_parser() -> argparse.ArgumentParser:
     wh.add_argument("--seed", type=int, default=7)
     wh.add_argument("--tables", nargs="+", default=["hse_audits"], help="tables to refresh")
     wh.set_defaults(func=cmd_warehouse)
+    conversations = sub.add_parser(
+        "conversations",
+        help="evaluate the latest logged conversations (EVAL_CONVERSATIONS_URL) without "
+        "asking the bot",
+    )
+    conversations.add_argument("--run-key", help="default: <UTC time>-conversations")
+    conversations.add_argument(
+        "--last", type=int, help="how many recent conversations (default EVAL_CONVERSATION_BATCH)"
+    )
+    conversations.set_defaults(func=cmd_conversations)
     add_compare_subcommands(sub)
     add_calibrate_subcommands(sub)
     add_view_subcommands(sub)

@@ -6,7 +6,7 @@ JSON and rendered in the report without ad-hoc dict handling.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
@@ -140,9 +140,13 @@ class GlossaryEntry(_Model):
     definition: str
 
 
-class BKG(_Model):
+class BKG(_Extended):
+    ADDED = ("locale",)
+
     name: str
     description: str = ""
+    locale: Literal["en", "es"] = "en"
+    """How the chatbot writes numbers: ``es`` reads "1.234,56 €", "15 %", "quince por ciento"."""
     tables: list[Table]
     relationships: list[Relationship] = Field(default_factory=list)
     kpis: list[Function] = Field(default_factory=list)
@@ -193,6 +197,23 @@ class EvaluationCriteria(_Model):
     partial_credit: list[str] = Field(default_factory=list)
 
 
+class ToolCall(_Model):
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    sql: str | None = None
+
+
+class LoggedAnswer(_Model):
+    """What a production conversation's assistant said: the answer evaluated as it was logged."""
+
+    conversation_id: str
+    answer: str
+    created_at: str
+    intent: str | None = None
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+
+
 class GoldenCase(_Extended):
     ADDED = ("expected_intent", "expected_tools", "rubric")
 
@@ -213,6 +234,12 @@ class GoldenCase(_Extended):
         return self.expected_answer.strip().upper() not in {"", "N/A", "NA", "NONE", "TBD"}
 
 
+class LoggedCase(GoldenCase):
+    """A case created from a logged production conversation: its answer is not asked again."""
+
+    logged: LoggedAnswer
+
+
 class RemovedCase(_Model):
     """A case partition whose golden case is no longer in the dataset."""
 
@@ -220,14 +247,17 @@ class RemovedCase(_Model):
     removed: Literal[True] = True
 
 
+def case_record(payload: Mapping[str, Any]) -> GoldenCase | RemovedCase:
+    """A stored ``golden_cases`` record as its model: a golden case, a logged conversation's
+    case, or a removed case."""
+    if payload.get("removed"):
+        return RemovedCase.model_validate(payload)
+    if "logged" in payload:
+        return LoggedCase.model_validate(payload)
+    return GoldenCase.model_validate(payload)
+
+
 # --------------------------------------------------------------------------- chatbot payload
-
-
-class ToolCall(_Model):
-    id: str
-    name: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
-    sql: str | None = None
 
 
 class ToolResult(_Model):

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from eval_pipeline.core.adapters.base import ChatbotAdapter
 from eval_pipeline.core.claims.extract import extract_claims
+from eval_pipeline.core.claims.locale import as_written, localized
 from eval_pipeline.core.dimensions.bkg_grounding import bkg_dimension, table_documents
 from eval_pipeline.core.dimensions.judges import (
     bkg_judge_score,
@@ -36,6 +37,7 @@ from eval_pipeline.core.models import (
     ClaimContract,
     DimensionResult,
     GoldenCase,
+    LoggedCase,
     OracleResult,
 )
 from eval_pipeline.core.oracle import DEFAULT_RULE, ToleranceRule, oracle_dimension, verify_claims
@@ -82,7 +84,10 @@ def ask(adapter: ChatbotAdapter, case: GoldenCase, trace: CaseTrace = NO_TRACE) 
 
 
 def _ask(adapter: ChatbotAdapter, case: GoldenCase) -> ChatPayload:
-    """An adapter that raises anyway still yields an error payload."""
+    """An adapter that raises anyway still yields an error payload. A case created from a logged
+    conversation is not asked: the logged answer is the answer."""
+    if isinstance(case, LoggedCase):
+        return logged_payload(case)
     try:
         return adapter.ask(case.id, case.question, case.context)
     except Exception as exc:
@@ -94,27 +99,50 @@ def _ask(adapter: ChatbotAdapter, case: GoldenCase) -> ChatPayload:
         )
 
 
+def logged_payload(case: LoggedCase) -> ChatPayload:
+    """The payload of a logged answer, as if the bot had just given it; its latency is unknown,
+    and an empty one is left to the ``answered`` gate."""
+    logged = case.logged
+    return ChatPayload(
+        case_id=case.id,
+        question=case.question,
+        answer=logged.answer,
+        tool_calls=logged.tool_calls,
+        transport="logged",
+        started_at=logged.created_at,
+        intent=logged.intent,
+    )
+
+
 def extract(
     case: GoldenCase,
     payload: ChatPayload,
     judge: JudgeClient | None = None,
     trace: CaseTrace = NO_TRACE,
+    locale: str = "en",
 ) -> ClaimContract:
     """Claim contract of the answer (see ``_extract``), in the case's trace."""
     with trace.span("claim extraction", "CHAIN", lambda: attr.inputs(payload.answer)) as span:
-        contract = _extract(case, payload, judge)
+        contract = _extract(case, payload, judge, locale)
         span.set(lambda: attr.claims(contract))
     return contract
 
 
-def _extract(case: GoldenCase, payload: ChatPayload, judge: JudgeClient | None) -> ClaimContract:
+def _extract(
+    case: GoldenCase, payload: ChatPayload, judge: JudgeClient | None, locale: str
+) -> ClaimContract:
     """Claim contract of the answer; personal data found by the safety detectors is no claim.
 
+    The answer is read in the BKG's ``locale`` (its spans and claim texts stay the answer's own).
     With an LLM, the model enumerates every claim (numeric or not) and the deterministic claims
     it missed are merged in; if the model gives no valid contract, the deterministic one stands.
     """
     masked = [m.span for m in find_pii(payload.answer)]
-    contract = extract_claims(case.id, case.question, payload.answer, masked_spans=masked)
+    read = localized(payload.answer, locale)
+    question = localized(case.question, locale).text
+    contract = extract_claims(case.id, question, read.text, masked_spans=masked)
+    if read.text != payload.answer:
+        contract = as_written(contract, payload.answer, read)
     if judge is None or payload.status == "error":
         return contract
     try:
@@ -135,12 +163,13 @@ def verify(
     judge: JudgeClient | None = None,
     rule: ToleranceRule = DEFAULT_RULE,
     trace: CaseTrace = NO_TRACE,
+    locale: str = "en",
 ) -> OracleResult:
     """Verdicts of the case's claims (see ``_verify``), in the case's trace: each reference
     computed and each verifier call is a span under this one."""
     claims = lambda: attr.inputs(attr.claim_list(contract))  # noqa: E731
     with trace.span("verification", "CHAIN", claims) as span:
-        result = _verify(case, payload, contract, runtime, db, judge, rule)
+        result = _verify(case, payload, contract, runtime, db, judge, rule, locale)
         span.set(lambda: attr.verdicts(result))
     return result
 
@@ -153,6 +182,7 @@ def _verify(
     db: Database,
     judge: JudgeClient | None,
     rule: ToleranceRule,
+    locale: str,
 ) -> OracleResult:
     """Recompute the case's references live and give every claim a verdict.
 
@@ -165,7 +195,11 @@ def _verify(
         return oracle_llm_result(judge, case, payload, contract, runtime, db)
     references = [runtime.evaluate(ref, db) for ref in case.reference]
     verdicts = verify_claims(
-        contract, references, answer=payload.answer, question=case.question, rule=rule
+        contract,
+        references,
+        answer=localized(payload.answer, locale).text,
+        question=localized(case.question, locale).text,
+        rule=rule,
     )
     return OracleResult(case_id=case.id, verdicts=verdicts, references=references)
 
@@ -209,7 +243,9 @@ def score(
                     payload,
                     oracle,
                     judge=judge,
-                    intent=case.expected_intent,
+                    intent=case.logged.intent
+                    if isinstance(case, LoggedCase)
+                    else case.expected_intent,
                     use_cache=use_cache,
                 )
             )

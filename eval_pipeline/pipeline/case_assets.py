@@ -29,6 +29,7 @@ from eval_pipeline.core.models import (
     ChatPayload,
     ClaimContract,
     GoldenCase,
+    LoggedCase,
     OracleResult,
     RemovedCase,
 )
@@ -140,12 +141,13 @@ def per_case_asset(stage: str, upstream: Sequence[str] = (), **kwargs: Any) -> A
     io_manager_key=IO,
 )
 def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -> Output[Batch]:
-    """The validated golden cases, one partition per case id, so editing one case stales only it.
+    """The validated golden cases, one partition per case id, so editing one case stales only it;
+    a ``conv:`` key is the logged conversation of that id, read from the conversation source.
 
     Content-versioned: without a data version a root asset's version is its code version alone,
     and an edited case would stale nothing downstream.
     """
-    cases = environment.env.cases
+    cases = environment.env.cases_for(context.partition_keys)
     out: dict[str, GoldenCase | RemovedCase] = {
         case_id: cases.get(case_id) or RemovedCase(id=case_id) for case_id in context.partition_keys
     }
@@ -193,7 +195,7 @@ def chatbot_responses(
             return payload
 
         out = map_concurrently(answer, {k: k for k in cases}, env.settings.concurrency)
-        asked = len(out)
+        asked = sum(not isinstance(c, LoggedCase) for c in cases.values())  # logged: no call
         for key in keys:
             if key not in out:
                 out[key] = ChatPayload(
@@ -255,7 +257,8 @@ def extracted_claims(
         case = golden_case(golden_cases, key)
         if case is None:
             return ClaimContract(case_id=key[1], method="none")
-        return extract(case, chatbot_responses[key], judge, CaseTrace(tracer, *key))
+        trace = CaseTrace(tracer, *key)
+        return extract(case, chatbot_responses[key], judge, trace, step.env.bkg.locale)
 
     def compute(keys: Sequence[Key]) -> dict[Key, ClaimContract]:
         return map_concurrently(extract_one, {k: k for k in keys}, step.env.settings.concurrency)
@@ -326,6 +329,7 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
                 env.judge,
                 env.settings.tolerance_rule,
                 CaseTrace(tracer, *key),
+                env.bkg.locale,
             )
             changed = stale_tables(payload, current)
             if changed and payload.status == "ok":

@@ -23,8 +23,10 @@ from eval_pipeline.pipeline.resources import EvalEnvironment, chatbot_resource, 
 from eval_pipeline.pipeline.run_assets import build_eval_run, eval_report
 from eval_pipeline.pipeline.sensors import (
     cases_job,
+    evaluate_logged_conversations,
     golden_dataset_sync,
     golden_job,
+    logged_conversations,
     nightly_evaluation,
     summarize_after_cases,
     summary_job,
@@ -67,7 +69,14 @@ def build_definitions(
         ],
         asset_checks=[case_passed, verdicts_current],
         jobs=[golden_job, cases_job, summary_job],
-        sensors=[nightly_evaluation, golden_dataset_sync, warehouse_refresh, summarize_after_cases],
+        sensors=[
+            nightly_evaluation,
+            golden_dataset_sync,
+            warehouse_refresh,
+            summarize_after_cases,
+            logged_conversations,
+            evaluate_logged_conversations,
+        ],
         resources={
             "environment": environment,
             "chatbot": chatbot or chatbot_resource.configured({"overrides": overrides or {}}),

@@ -18,9 +18,8 @@ from eval_pipeline.core.models import (
     CaseScores,
     ChatPayload,
     ClaimContract,
-    GoldenCase,
     OracleResult,
-    RemovedCase,
+    case_record,
 )
 from eval_pipeline.core.results_store import RUN_WIDE, ResultsStore, StoredRecord
 from eval_pipeline.pipeline.partitions import CASES, RUNS, split_key
@@ -33,14 +32,8 @@ IN_CHUNKS = {"read": "in chunks"}
 CHUNK = 1000
 
 
-def golden_record(payload: dict[str, Any]) -> GoldenCase | RemovedCase:
-    if payload.get("removed"):
-        return RemovedCase.model_validate(payload)
-    return GoldenCase.model_validate(payload)
-
-
 RECORDS: dict[str, Any] = {
-    "golden_cases": golden_record,
+    "golden_cases": case_record,
     "chatbot_responses": ChatPayload.model_validate,
     "extracted_claims": ClaimContract.model_validate,
     "oracle_verdicts": OracleResult.model_validate,

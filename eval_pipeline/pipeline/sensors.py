@@ -1,4 +1,5 @@
-"""What makes the graph run by itself: a nightly run, golden-set sync, warehouse-refresh reruns.
+"""What makes the graph run by itself: a nightly run, golden-set sync, warehouse-refresh reruns,
+and the evaluation of newly logged production conversations.
 
 Dagster schedules cannot add dynamic partitions (dagster issue 14921), so the nightly run is a
 sensor that follows a cron expression and returns the new run partition together with its run
@@ -33,6 +34,13 @@ from dagster import (
     sensor,
 )
 
+from eval_pipeline.core.conversations import (
+    Cursor,
+    case_id_of,
+    conversation_budget,
+    expired_conversations,
+    is_logged_key,
+)
 from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.lineage.staleness import case_tables, table_fingerprints
 from eval_pipeline.core.models import ChatPayload
@@ -52,7 +60,7 @@ from eval_pipeline.pipeline.partitions import (
     range_tags,
 )
 from eval_pipeline.pipeline.resources import EvalEnvironment
-from eval_pipeline.pipeline.tags import DATA_VERSION_TAG
+from eval_pipeline.pipeline.tags import DATA_VERSION_TAG, RANGE_END_TAG, RANGE_START_TAG
 
 STAGE_TAG = "eval_pipeline/stage"
 RUN_KEY_TAG = "eval_pipeline/run_key"
@@ -122,7 +130,7 @@ def nightly_evaluation(
             )
             return SkipReason(f"{unreachable}; the nightly run starts once it answers")
     run_key = check_key(f"{tick.astimezone(UTC):%Y-%m-%dT%H%M%SZ}-nightly", "run")
-    cases = list(context.instance.get_dynamic_partitions(CASES.name))
+    cases = [c for c in context.instance.get_dynamic_partitions(CASES.name) if not is_logged_key(c)]
     if not cases:
         return SkipReason("no golden case partitions yet; the golden_dataset_sync sensor adds them")
     runs = list(context.instance.get_dynamic_partitions(RUNS.name))
@@ -136,6 +144,87 @@ def nightly_evaluation(
         run_requests=case_batch_requests(run_key, cases, cases, refresh=False, reason="nightly"),
         dynamic_partitions_requests=partition_requests,
         cursor=str(tick.timestamp()),
+    )
+
+
+def conversation_requests(
+    run_key: str, ordered: Sequence[str], keys: Sequence[str], cursor: str
+) -> list[RunRequest]:
+    """The golden_cases runs of a conversation batch, one per contiguous range of its keys (a
+    conversation that went on is already in the case dimension), each tagged with the run key
+    that ``evaluate_logged_conversations`` evaluates it under."""
+    return [
+        RunRequest(
+            run_key=f"conversations:{run_key}:{first}:{last}:{cursor}",
+            tags={**range_tags(first, last), STAGE_TAG: "conversations", RUN_KEY_TAG: run_key},
+        )
+        for first, last in contiguous_segments(ordered, keys)
+    ]
+
+
+@sensor(job=golden_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
+def logged_conversations(
+    context: SensorEvaluationContext, environment: EvalEnvironment
+) -> SensorResult | SkipReason:
+    """Conversations whose latest message is newer than the cursor, at most
+    ``EVAL_CONVERSATION_BATCH`` per tick: their case keys and a ``<time>-conversations`` run key
+    are added and their cases read; the run-status sensor below evaluates them, never asking the
+    bot. The oldest conversation keys and run keys beyond the retention limits leave Dagster."""
+    env = environment.env
+    s = env.settings
+    if s.conversation_source is None:
+        return SkipReason("no conversation source: EVAL_CONVERSATIONS_URL is not set")
+    cursor = Cursor.from_json(context.cursor)
+    found = env.conversations.newer_than(cursor, s.conversation_batch)
+    if not found:
+        return SkipReason(f"no conversation newer than {cursor.at if cursor else 'the start'}")
+    next_cursor = Cursor(at=found[-1][1], conversation_id=found[-1][0]).to_json()
+    cases = env.logged_cases([case_id_of(cid) for cid, _ in found])
+    keys = [check_key(k, "case") for k in (case_id_of(cid) for cid, _ in found) if k in cases]
+    if not keys:
+        return SensorResult(cursor=next_cursor)
+    run_key = check_key(f"{datetime.now(UTC):%Y-%m-%dT%H%M%SZ}-conversations", "run")
+    known = list(context.instance.get_dynamic_partitions(CASES.name))
+    added = [k for k in keys if k not in set(known)]
+    ordered = [*known, *added]
+    golden = sum(not is_logged_key(k) for k in ordered)
+    keep = conversation_budget(s.retain_conversations, s.retain_runs, golden)
+    expired = [k for k in expired_conversations(ordered, keep) if k not in set(keys)]
+    runs = list(context.instance.get_dynamic_partitions(RUNS.name))
+    partition_requests: list[AddDynamicPartitionsRequest | DeleteDynamicPartitionsRequest] = [
+        AddDynamicPartitionsRequest(RUNS.name, [run_key])
+    ]
+    if added:
+        partition_requests.append(AddDynamicPartitionsRequest(CASES.name, added))
+    if expired:
+        partition_requests.append(DeleteDynamicPartitionsRequest(CASES.name, expired))
+    if old_runs := expired_runs([*runs, run_key], s.retain_runs):
+        partition_requests.append(DeleteDynamicPartitionsRequest(RUNS.name, old_runs))
+    kept = [k for k in ordered if k not in set(expired)]
+    return SensorResult(
+        run_requests=conversation_requests(run_key, kept, keys, next_cursor),
+        dynamic_partitions_requests=partition_requests,
+        cursor=next_cursor,
+    )
+
+
+@run_status_sensor(
+    run_status=DagsterRunStatus.SUCCESS,
+    monitored_jobs=[golden_job],
+    request_job=cases_job,
+    default_status=DefaultSensorStatus.RUNNING,
+)
+def evaluate_logged_conversations(context: RunStatusSensorContext) -> RunRequest | SkipReason:
+    """Once a conversation batch's cases are read, evaluate that range of cases under its run
+    key; ``summarize_after_cases`` then refreshes the run's summary and report."""
+    tags = context.dagster_run.tags
+    if tags.get(STAGE_TAG) != "conversations":
+        return SkipReason("not a conversation batch")
+    run_key = tags[RUN_KEY_TAG]
+    first, last = tags[RANGE_START_TAG], tags[RANGE_END_TAG]
+    return RunRequest(
+        run_key=f"conversation-cases:{context.dagster_run.run_id}",
+        tags={**case_range_tags(run_key, first, last), STAGE_TAG: "cases", RUN_KEY_TAG: run_key},
     )
 
 
@@ -162,7 +251,7 @@ def golden_dataset_sync(
         cases = env.cases
     except InputError as exc:
         return SkipReason(f"golden dataset is invalid, nothing synced:\n{exc}")
-    known = list(context.instance.get_dynamic_partitions(CASES.name))
+    known = [c for c in context.instance.get_dynamic_partitions(CASES.name) if not is_logged_key(c)]
     added = [check_key(c, "case") for c in cases if c not in set(known)]
     removed = [c for c in known if c not in cases]
     ordered = [c for c in known if c in cases] + added

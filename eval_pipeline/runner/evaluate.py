@@ -21,9 +21,11 @@ from typing import Any
 from dagster import AssetKey, DagsterInstance
 
 from eval_pipeline.core.adapters.base import ChatbotAdapter
+from eval_pipeline.core.conversations import is_logged_key
 from eval_pipeline.core.keys import check_key
 from eval_pipeline.core.lineage.staleness import table_fingerprints
 from eval_pipeline.core.lineage.up_to_date import up_to_date_cases
+from eval_pipeline.core.models import GoldenCase, LoggedCase
 from eval_pipeline.core.preflight import judge_problems
 from eval_pipeline.core.problems import InputError, configured
 from eval_pipeline.core.steps import prefetch_schema
@@ -159,18 +161,20 @@ def run_assets(
 def asking_first_rounds(
     env: Environment,
     run_key: str,
-    selected: Sequence[str],
+    cases: Mapping[str, GoldenCase],
     limit: CallLimit,
     answers: AnswersAhead,
 ) -> AbstractContextManager[int]:
     """In process, the first ``ROUNDS_AHEAD`` rounds of questions go out now, while Dagster sets
-    up the runs that will record the answers (see ``runner.ask_ahead``); yields how many."""
+    up the runs that will record the answers (see ``runner.ask_ahead``); yields how many. Logged
+    conversations are never asked."""
     if env.settings.executor != "in_process":
         return nullcontext(0)
+    asked = {c: case for c, case in cases.items() if not isinstance(case, LoggedCase)}
     stage = env.stage_fingerprints()
-    stored = env.store.latest_rows("chatbot_responses", run_key, selected, with_payload=False)
+    stored = env.store.latest_rows("chatbot_responses", run_key, list(asked), with_payload=False)
     questions = first_questions(
-        {c: env.cases[c] for c in selected},
+        asked,
         stage.chatbot,
         {c: row.input_fingerprint for c, row in stored.items()},
         count=ROUNDS_AHEAD * limit.capacity,
@@ -295,9 +299,13 @@ def evaluate(
     settings = load_settings(**overrides)
     with long_lived_objects_frozen() as freeze_setup, closing(Environment(settings)) as env:
         selected = list(case_ids) if case_ids else list(env.cases)
-        unknown = [c for c in selected if c not in env.cases]
+        cases = env.cases_for(selected)
+        unknown = [c for c in selected if c not in cases]
         if unknown:
-            raise ValueError(f"unknown case id(s) {unknown} in {env.settings.golden_path}")
+            where = "the conversation source" if is_logged_key(unknown[0]) else "the golden set"
+            raise ValueError(
+                f"unknown case id(s) {unknown} in {where} ({env.settings.golden_path})"
+            )
         preflight(env, run_key, selected)
         with recorded_attempt(env, run_key) as attempt:
             limit = CallLimit(env.settings.concurrency)
@@ -307,16 +315,19 @@ def evaluate(
             tracer = build_tracer(env.settings, env.redactor) if in_process else None
             with (
                 closing_tracer(tracer),
-                asking_first_rounds(env, run_key, selected, limit, answers) as asked_ahead,
+                asking_first_rounds(
+                    env, run_key, {c: cases[c] for c in selected}, limit, answers
+                ) as asked_ahead,
             ):
                 instance = instance or dagster_instance(env.settings)
-                ordered = register_partitions(instance, run_key, list(env.cases))
+                ordered = register_partitions(instance, run_key, list(cases))
                 observe_unseen_tables(instance, env)
                 with fixed_partitions(instance):
                     freeze_setup()  # the instance, definitions and cases live until the end
                     materialize_graph(
                         instance,
                         env,
+                        cases,
                         overrides,
                         run_key,
                         ordered,
@@ -336,6 +347,7 @@ def evaluate(
 def materialize_graph(
     instance: DagsterInstance,
     env: Environment,
+    cases: Mapping[str, GoldenCase],
     overrides: Mapping[str, str],
     run_key: str,
     ordered: Sequence[str],
@@ -355,7 +367,6 @@ def materialize_graph(
     one), all under ``limit``; ``asked_ahead`` calls were made (or are waiting) before the
     first wave, each taking one of its slots.
     """
-    cases = env.cases
 
     def run(selection: Sequence[str], extra: Mapping[str, str], **kwargs: Any) -> None:
         run_assets(instance, selection, {**overrides, **extra}, tracer=tracer, **kwargs)

@@ -24,6 +24,14 @@ them; it is idempotent and safe to call on every start.
     One row per run from its current ``eval_run`` summary: ``run_key``, ``created_at``,
     ``cases_total``, ``cases_passed``, ``cases_failed``, ``cases_error``, ``pass_rate``,
     ``coverage``, ``mean_overall``, ``report_path``.
+``evaluations``
+    One row per (run, case or logged conversation, dimension) of the current ``judge_scores``: a
+    superset of the help-desk seed's table. ``id`` (``run_key/case_id/dimension``),
+    ``run_key``, ``case_id``, ``conversation_id`` (for a case created from a logged
+    conversation, else NULL), ``dimension``, ``score`` (normalised to [0, 1]), ``raw_score``
+    (on the dimension's own scale, a rubric's 1–5; else the normalised score), ``state``,
+    ``method``, ``justification`` (the judge's justification or the dimension's reason),
+    ``created_at``, ``dagster_run_id``.
 
 Example — the runs where a dimension's mean dropped under 0.8::
 
@@ -42,9 +50,16 @@ from typing import Any
 import sqlalchemy as sa
 
 from eval_pipeline.core.attempts import RunLedger
+from eval_pipeline.core.conversations import CASE_PREFIX
 from eval_pipeline.core.results_store import RECORDS, RUN_WIDE, ResultsStore
 
-HISTORY_VIEWS = ("eval_latest_records", "eval_dimension_scores", "eval_claims", "eval_runs")
+HISTORY_VIEWS = (
+    "eval_latest_records",
+    "eval_dimension_scores",
+    "eval_claims",
+    "eval_runs",
+    "evaluations",
+)
 _NEWEST_COLUMN = (
     "span"  # the last column added to eval_claims: a store with older views gets new ones
 )
@@ -157,7 +172,25 @@ def _view_sql(j: _JSON) -> dict[str, str]:
         FROM eval_latest_records
         WHERE asset = 'eval_run' AND case_id = ''
     """
+    evaluations = f"""
+        SELECT r.run_key || '/' || r.case_id || '/' || d.key AS id,
+               r.run_key, r.case_id,
+               CASE WHEN r.case_id LIKE '{CASE_PREFIX}%'
+                    THEN SUBSTR(r.case_id, {len(CASE_PREFIX) + 1}) END AS conversation_id,
+               d.key AS dimension,
+               {j.number("d.value", "score")} AS score,
+               COALESCE({j.number("d.value", "raw_score")},
+                        {j.number("d.value", "score")}) AS raw_score,
+               {j.text("d.value", "state")} AS state,
+               {j.text("d.value", "method")} AS method,
+               {j.text("d.value", "reason")} AS justification,
+               r.created_at, r.dagster_run_id
+        FROM eval_latest_records r
+        CROSS JOIN {j.members("r.payload", "dimensions", "d")}
+        WHERE r.asset = 'judge_scores'
+    """
     return {
+        "evaluations": evaluations,
         "eval_latest_records": latest,
         "eval_dimension_scores": dimension_scores,
         "eval_claims": claims,

@@ -116,7 +116,11 @@ _UNIT_AFTER: tuple[tuple[re.Pattern[str], Unit, float], ...] = (
         (re.compile(rf"(?:(?:[ \t]*|-)(?i:{pattern})\b)"), unit, 1.0)
         for unit, pattern in _DURATIONS
     ),
-    (re.compile(r"\s*(?:USD|EUR|GBP|(?i:dollars?|euros?|pounds?))\b"), "currency", 1.0),
+    (
+        re.compile(r"\s*(?:[€£¥](?!\w)|(?:USD|EUR|GBP|(?i:dollars?|euros?|pounds?))\b)"),
+        "currency",
+        1.0,
+    ),
     (re.compile(r"(?:[x×](?![A-Za-z0-9])|\s*(?i:times)\b)"), "ratio", 1.0),
 )
 _ATTACHED_UNIT = re.compile(r"[hx×]|hrs?|mins?|secs?|wks?")

@@ -15,7 +15,7 @@ from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.lineage.reuse import fingerprint
 from eval_pipeline.core.lineage.staleness import case_tables
 from eval_pipeline.core.llm.client import JudgeClient
-from eval_pipeline.core.models import BKG, GoldenCase
+from eval_pipeline.core.models import BKG, GoldenCase, case_record
 from eval_pipeline.core.oracle.llm_verifier import oracle_prompt_versions
 
 Record = Mapping[str, Any] | None
@@ -30,9 +30,8 @@ def judge_identity(judge: JudgeClient | None) -> dict[str, Any] | None:
 
 def as_case(golden: Record) -> GoldenCase | None:
     """The golden case of a stored ``golden_cases`` record; None when it was removed."""
-    if golden is None or golden.get("removed"):
-        return None
-    return GoldenCase.model_validate(golden)
+    case = None if golden is None else case_record(golden)
+    return case if isinstance(case, GoldenCase) else None
 
 
 class StageFingerprints:
@@ -71,7 +70,11 @@ class StageFingerprints:
         return fingerprint(self.versions["chatbot_responses"], golden, self.chatbot_target)
 
     def claims(self, golden: Record, response: str) -> str:
-        return fingerprint(self.versions["extracted_claims"], golden, response, self.judge_id)
+        """Also the BKG's locale, when not the default: it decides how numbers are read."""
+        locale = [self.bkg.locale] if self.bkg.locale != "en" else []
+        return fingerprint(
+            self.versions["extracted_claims"], golden, response, self.judge_id, *locale
+        )
 
     def oracle(self, golden: Record, response: str, claims: str) -> str:
         """Also the reference functions' source and the live data version of every table the

@@ -33,6 +33,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionMessage, ChatComplet
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
 from eval_pipeline.core.hashing import content_hash
+from eval_pipeline.core.llm.pacing import endpoint_pacer
 from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.core.results_store import engine_with_tables
@@ -274,6 +275,9 @@ class JudgeClient:
         self._clock = clock
         self._sleep = sleep
         self._limit = _endpoint_limit(settings)
+        self._pacer = endpoint_pacer(
+            settings.base_url, settings.azure_deployment, settings.requests_per_minute
+        )
         key = settings.api_key.get_secret_value()
         common: dict[str, Any] = {"api_key": key, "timeout": settings.timeout_s, "max_retries": 0}
         self._client: openai.OpenAI
@@ -510,6 +514,7 @@ class JudgeClient:
             nonlocal attempts
             attempts += 1
             with self._limit:
+                self._paced()
                 return self._client.chat.completions.create(
                     model=self.settings.model,
                     messages=cast("list[ChatCompletionMessageParam]", messages),
@@ -534,6 +539,7 @@ class JudgeClient:
         is asked; a rate limit means the key was accepted. Raises ``JudgeUnavailableError``."""
         try:
             with self._limit:
+                self._paced()
                 self._client.with_options(max_retries=0).chat.completions.create(
                     model=self.settings.model,
                     messages=[{"role": "user", "content": PROBE_PROMPT}],
@@ -543,6 +549,11 @@ class JudgeClient:
             return
         except openai.OpenAIError as exc:
             raise JudgeUnavailableError(self._describe(exc, 1), _status(exc)) from None
+
+    def _paced(self) -> None:
+        """Wait for this request's start under ``EVAL_LLM_REQUESTS_PER_MINUTE``."""
+        if self._pacer is not None:
+            self._pacer.wait()
 
     def _retryable(self, exc: BaseException) -> bool:
         if not _is_transient(exc):

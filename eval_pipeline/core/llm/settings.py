@@ -31,6 +31,9 @@ class LLMSettings(BaseModel):
     price_input_per_1k: float = Field(default=0.0, ge=0, description="USD per 1k input tokens.")
     price_output_per_1k: float = Field(default=0.0, ge=0, description="USD per 1k output tokens.")
     cache_ttl_s: float = Field(default=SEVEN_DAYS_S, ge=0)
+    requests_per_minute: float = Field(
+        default=0, ge=0, description="Most request starts per minute on the endpoint; 0: any."
+    )
 
     @property
     def is_azure(self) -> bool:

@@ -22,6 +22,7 @@ import yaml
 from pydantic import BaseModel
 
 from eval_pipeline.core import json_text
+from eval_pipeline.core.conversations import CONVERSATION_TAG
 from eval_pipeline.core.inputs import schema_problems
 from eval_pipeline.core.models import BKG, FUNCTION_KINDS, GoldenCase
 from eval_pipeline.core.problems import InputError, Problem
@@ -34,9 +35,6 @@ from eval_pipeline.core.rubrics.spec import (
     judgement_model,
     model_dimensions,
 )
-
-CONVERSATION_TAG = "conversation"
-"""The tag every case created from a logged conversation carries."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,302 @@
+"""Logged production conversations: read from a database, evaluated without asking the bot, one
+row per dimension in ``evaluations`` — through real Dagster instances, on PostgreSQL and SQLite."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+import sqlalchemy as sa
+from dagster import (
+    AddDynamicPartitionsRequest,
+    DagsterInstance,
+    DeleteDynamicPartitionsRequest,
+    SensorResult,
+    SkipReason,
+    build_sensor_context,
+)
+
+from eval_pipeline.core.conversations import (
+    ConversationReader,
+    ConversationSource,
+    Cursor,
+    as_case,
+    conversation_budget,
+    expired_conversations,
+)
+from eval_pipeline.core.inputs import load_bkg
+from eval_pipeline.demo import tiny
+from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.sensors import golden_dataset_sync, logged_conversations
+from eval_pipeline.runner.conversations import evaluate_conversations
+from eval_pipeline_tests import tiny_chatbot
+from eval_pipeline_tests.dagster_helpers import eval_instance
+from eval_pipeline_tests.production_storage import (
+    TINY,
+    scratch_schema,
+    tiny_postgres_settings,
+    tiny_sqlite_settings,
+)
+
+T0 = dt.datetime(2026, 11, 30, 9, 0, 0)
+
+
+def messages(warehouse_url: str) -> pd.DataFrame:
+    """Three conversations: a right revenue figure after small talk, a wrong online share, and
+    a question still waiting for its answer."""
+    engine = sa.create_engine(warehouse_url)
+    right = tiny.answer("What was total revenue?", engine)
+    engine.dispose()
+    rows = [
+        ("c-1", "user", "Hello", T0, None),
+        ("c-1", "assistant", "Hi, how can I help?", T0 + dt.timedelta(seconds=5), "greeting"),
+        ("c-1", "user", "What was total revenue?", T0 + dt.timedelta(seconds=9), None),
+        ("c-1", "assistant", right, T0 + dt.timedelta(seconds=12), "revenue"),
+        ("c-2", "user", "What share of units is sold online?", T0 + dt.timedelta(minutes=1), None),
+        (
+            "c-2",
+            "assistant",
+            "Online orders account for 12.00% of units sold.",
+            T0 + dt.timedelta(minutes=1, seconds=3),
+            "share",
+        ),
+        ("c-3", "user", "Any news?", T0 + dt.timedelta(minutes=2), None),
+    ]
+    return pd.DataFrame(rows, columns=["chat", "sender", "text", "sent_at", "route"])
+
+
+MAPPING = {
+    "conversations_table": "chat_log",
+    "conversations_columns": json.dumps(
+        {
+            "conversation_id": "chat",
+            "role": "sender",
+            "content": "text",
+            "created_at": "sent_at",
+            "intent": "route",
+        }
+    ),
+}
+
+
+def write(url: str, frame: pd.DataFrame, if_exists: str = "replace") -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        frame.to_sql("chat_log", conn, if_exists=if_exists, index=False)  # type: ignore[arg-type]
+    engine.dispose()
+
+
+def query(url: str, sql: str) -> list[dict[str, Any]]:
+    engine = sa.create_engine(url)
+    with engine.connect() as conn:
+        out = [dict(r._mapping) for r in conn.execute(sa.text(sql))]
+    engine.dispose()
+    return out
+
+
+def check_conversation_run(summary: dict[str, Any], results_url: str, asked_before: int) -> None:
+    assert tiny_chatbot.asked_so_far() == asked_before, "the bot was asked"
+    assert summary["calls"]["chatbot"] == 0
+    cases = {c["case_id"]: c for c in summary["cases"]}
+    assert sorted(cases) == ["conv:c-1", "conv:c-2"]  # c-3 has no answer yet
+    assert cases["conv:c-1"]["verdict_counts"]["supported"] >= 1
+    assert cases["conv:c-1"]["verdict_counts"]["contradicted"] == 0
+    assert cases["conv:c-2"]["verdict_counts"]["contradicted"] >= 1
+    assert "oracle" in " ".join(cases["conv:c-2"]["gate_failures"])
+    assert cases["conv:c-1"]["dimensions"]["answered"]["score"] == 1.0
+    assert cases["conv:c-1"]["dimensions"]["latency"]["state"] == "skipped"
+
+    rows = query(
+        results_url,
+        "SELECT id, run_key, case_id, conversation_id, dimension, score, raw_score, state, "
+        "method, justification, created_at FROM evaluations ORDER BY case_id, dimension",
+    )
+    per_case: dict[str, list[str]] = {}
+    for row in rows:
+        per_case.setdefault(row["case_id"], []).append(row["dimension"])
+        assert row["run_key"] == summary["run_key"]
+        assert row["conversation_id"] == row["case_id"].removeprefix("conv:")
+        assert row["id"] == f"{row['run_key']}/{row['case_id']}/{row['dimension']}"
+        assert row["created_at"]
+    for case_id, case in cases.items():
+        assert sorted(per_case[case_id]) == sorted(case["dimensions"]), "one row per dimension"
+    oracle = next(r for r in rows if r["case_id"] == "conv:c-2" and r["dimension"] == "oracle")
+    assert oracle["state"] == "scored" and oracle["score"] == 0.0
+    assert "1 contradicted" in oracle["justification"]
+
+    # the seed's "average score per conversation" query (docs/formats.md) runs as written
+    averages = query(
+        results_url,
+        "SELECT conversation_id, AVG(score) AS avg_score, COUNT(*) AS dimensions_scored, "
+        "MIN(created_at) AS evaluated_at FROM evaluations "
+        "WHERE conversation_id IS NOT NULL AND state = 'scored' "
+        "GROUP BY conversation_id ORDER BY evaluated_at DESC LIMIT 20",
+    )
+    by_id = {r["conversation_id"]: r for r in averages}
+    assert set(by_id) == {"c-1", "c-2"}
+    assert by_id["c-1"]["avg_score"] > by_id["c-2"]["avg_score"]
+
+
+@pytest.mark.postgres
+def test_conversations_on_postgres_are_evaluated_without_asking_and_stored_as_rows(
+    tmp_path: Path, pg_admin_url: str
+) -> None:
+    """PostgreSQL is the conversation source, the warehouse and the results store."""
+    with (
+        scratch_schema(pg_admin_url) as (_, warehouse_url),
+        scratch_schema(pg_admin_url) as (_, source_url),
+        scratch_schema(pg_admin_url) as (_, results_url),
+    ):
+        settings = tiny_postgres_settings(tmp_path, warehouse_url, results_url)
+        write(source_url, messages(warehouse_url))
+        overrides = {**settings, **MAPPING, "conversations_url": source_url}
+        asked = tiny_chatbot.asked_so_far()
+        with eval_instance() as instance:
+            summary = evaluate_conversations(
+                "2026-11-30T100000Z-conversations", overrides=overrides, instance=instance
+            )
+        check_conversation_run(summary, results_url, asked)
+
+
+def test_conversations_on_sqlite_and_the_golden_sync_leaves_their_keys(tmp_path: Path) -> None:
+    settings = tiny_sqlite_settings(tmp_path)
+    source_url = f"sqlite:///{tmp_path / 'chats.db'}"
+    write(source_url, messages(settings["database_url"]))
+    overrides = {**settings, **MAPPING, "conversations_url": source_url}
+    asked = tiny_chatbot.asked_so_far()
+    with eval_instance() as instance:
+        summary = evaluate_conversations("r-conv", overrides=overrides, instance=instance)
+        check_conversation_run(summary, f"sqlite:///{tmp_path / 'home' / 'results.db'}", asked)
+        sync = tick(golden_dataset_sync, instance, EvalEnvironment(overrides=overrides))
+        deleted = [
+            k
+            for r in getattr(sync, "dynamic_partitions_requests", None) or []
+            if isinstance(r, DeleteDynamicPartitionsRequest)
+            for k in r.partition_keys
+        ]
+        assert not [k for k in deleted if k.startswith("conv:")]
+
+
+def tick(sensor: Any, instance: DagsterInstance, env: EvalEnvironment, cursor: str | None = None):
+    with build_sensor_context(
+        instance=instance, cursor=cursor, resources={"environment": env}
+    ) as context:
+        return sensor(context)
+
+
+def test_sensor_picks_up_conversations_newer_than_its_cursor_in_batches(tmp_path: Path) -> None:
+    settings = tiny_sqlite_settings(tmp_path)
+    source_url = f"sqlite:///{tmp_path / 'chats.db'}"
+    frame = messages(settings["database_url"])
+    write(source_url, frame)
+    env = EvalEnvironment(
+        overrides={
+            **settings,
+            **MAPPING,
+            "conversations_url": source_url,
+            "conversation_batch": "1",
+        }
+    )
+    with eval_instance() as instance:
+        instance.add_dynamic_partitions("golden_cases", ["TC_001", "TC_002"])
+        first = tick(logged_conversations, instance, env)
+        assert isinstance(first, SensorResult)
+        added = {
+            r.partitions_def_name: list(r.partition_keys)
+            for r in first.dynamic_partitions_requests
+            if isinstance(r, AddDynamicPartitionsRequest)
+        }
+        assert added["golden_cases"] == ["conv:c-1"]
+        (run_key,) = added["eval_runs"]
+        assert run_key.endswith("-conversations")
+        (request,) = first.run_requests
+        assert request.tags["eval_pipeline/stage"] == "conversations"
+        assert request.tags["eval_pipeline/run_key"] == run_key
+        cursor = Cursor.from_json(first.cursor)
+        assert cursor is not None and cursor.conversation_id == "c-1"
+        assert cursor.at.startswith("2026-11-30 09:00:12")  # c-1's latest message
+
+        second = tick(logged_conversations, instance, env, first.cursor)
+        assert isinstance(second, SensorResult)
+        assert [k for r in second.dynamic_partitions_requests for k in r.partition_keys][-1:] == [
+            "conv:c-2"
+        ]
+        # c-3 has no answer: the cursor moves past it without a run
+        third = tick(logged_conversations, instance, env, second.cursor)
+        assert isinstance(third, SensorResult) and not third.run_requests
+        assert isinstance(tick(logged_conversations, instance, env, third.cursor), SkipReason)
+
+        # the conversation goes on: it is newer than the cursor again
+        more = pd.DataFrame(
+            [
+                ("c-1", "user", "And online?", T0 + dt.timedelta(hours=1), None),
+                ("c-1", "assistant", "No idea.", T0 + dt.timedelta(hours=1, seconds=2), "x"),
+            ],
+            columns=frame.columns,
+        )
+        write(source_url, more, if_exists="append")
+        again = tick(logged_conversations, instance, env, third.cursor)
+        assert isinstance(again, SensorResult)
+        (request,) = again.run_requests
+        assert request.tags["dagster/asset_partition_range_start"] == "conv:c-1"
+
+
+def test_sensor_skips_without_a_source(tmp_path: Path) -> None:
+    env = EvalEnvironment(overrides=tiny_sqlite_settings(tmp_path))
+    with eval_instance() as instance:
+        result = tick(logged_conversations, instance, env)
+    assert isinstance(result, SkipReason) and "EVAL_CONVERSATIONS_URL" in str(result.skip_message)
+
+
+def test_latest_pair_thread_context_and_parameter_free_references(tmp_path: Path) -> None:
+    settings = tiny_sqlite_settings(tmp_path)
+    source_url = f"sqlite:///{tmp_path / 'chats.db'}"
+    write(source_url, messages(settings["database_url"]))
+    source = ConversationSource(
+        url=source_url, table="chat_log", columns=json.loads(MAPPING["conversations_columns"])
+    )
+    reader = ConversationReader(source)
+    try:
+        assert reader.latest(2) == ["c-2", "c-3"]
+        found = reader.read(["c-1", "c-3", "nope"])
+    finally:
+        reader.close()
+    bkg = load_bkg(TINY / "bkg.json")
+    case = as_case(found["c-1"], bkg)
+    assert case is not None and case.id == "conv:c-1"
+    assert case.question == "What was total revenue?"
+    assert case.context == "user: Hello\nassistant: Hi, how can I help?"
+    assert case.logged is not None and case.logged.intent == "revenue"
+    assert case.tags == ["conversation"]
+    # functions whose every parameter is optional; units_sold needs a product
+    assert sorted(r.target for r in case.reference) == ["online_share", "total_revenue"]
+    assert as_case(found["c-3"], bkg) is None
+
+
+def test_a_query_instead_of_a_table_mapping(tmp_path: Path) -> None:
+    settings = tiny_sqlite_settings(tmp_path)
+    source_url = f"sqlite:///{tmp_path / 'chats.db'}"
+    write(source_url, messages(settings["database_url"]))
+    source = ConversationSource(
+        url=source_url,
+        query="SELECT chat AS conversation_id, sender AS role, text AS content, "
+        "sent_at AS created_at FROM chat_log WHERE chat <> 'c-2'",
+    )
+    reader = ConversationReader(source)
+    try:
+        assert [cid for cid, _ in reader.newer_than(None, 10)] == ["c-1", "c-3"]
+    finally:
+        reader.close()
+
+
+def test_retention_keeps_the_partition_count_bounded() -> None:
+    assert conversation_budget(500, 100, 30) == 500
+    assert conversation_budget(5000, 100, 30) == 970  # 100 runs x (30 + 970) = 100,000
+    assert conversation_budget(500, 100_000, 30) == 0
+    keys = ["TC_1", "conv:a", "TC_2", "conv:b", "conv:c"]
+    assert expired_conversations(keys, 2) == ["conv:a"]
+    assert expired_conversations(keys, 0) == ["conv:a", "conv:b", "conv:c"]
