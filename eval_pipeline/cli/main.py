@@ -119,6 +119,12 @@ def demo_slas(ttft_s: float, tokens_per_s: float) -> dict[str, str]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    if args.world == "helpdesk":
+        from eval_pipeline.cli.helpdesk_demo import run_helpdesk_demo
+
+        return run_helpdesk_demo(args)
+    if args.fault_seed is None:
+        args.fault_seed = 7
     from eval_pipeline.configuration import home_problems
     from eval_pipeline.core.warehouse.db import redact_url
     from eval_pipeline.demo import warehouse
@@ -305,7 +311,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="run the whole evaluation on the embedded demo world")
     demo.add_argument("--run-key", help="run partition key (default: <UTC time>-demo)")
-    demo.add_argument("--fault-seed", type=int, default=7, help="demo bot fault seed")
+    demo.add_argument(
+        "--world",
+        choices=["analytics", "helpdesk"],
+        default="analytics",
+        help="the analytics warehouse and chatbot, or the help-desk sales assistant",
+    )
+    demo.add_argument(
+        "--fault-seed", type=int, help="demo bot fault seed (7 analytics, 40 help-desk)"
+    )
     demo.add_argument("--cases", nargs="+", metavar="ID", help="only these case ids")
     demo.add_argument(
         "--fresh-warehouse", action="store_true", help="regenerate the demo warehouse"

@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from eval_pipeline.core.models import (
@@ -113,12 +114,14 @@ class ConversationSource:
     columns: Mapping[str, str] = field(default_factory=dict)
     query: str = ""
 
-    def messages_sql(self, quote: Any) -> str:
-        """The messages as one sub-query with the standard column names."""
+    def messages_sql(self, quote: Any, table_columns: Sequence[str] = ()) -> str:
+        """The messages as one sub-query with the standard column names; an optional column is
+        read when mapped or when the table has it."""
         if self.query:
             return self.query.strip().rstrip(";")
         names = {c: self.columns.get(c, c) for c in COLUMNS}
-        optional = [c for c in COLUMNS[4:] if c in self.columns]
+        present = {c.lower() for c in table_columns}
+        optional = [c for c in COLUMNS[4:] if c in self.columns or names[c].lower() in present]
         select = ", ".join(f"{quote(names[c])} AS {c}" for c in (*REQUIRED_COLUMNS, *optional))
         return f"SELECT {select} FROM {quote(self.table)}"
 
@@ -144,8 +147,13 @@ class ConversationReader:
     def close(self) -> None:
         self._db.close()
 
+    @cached_property
+    def _sql(self) -> str:
+        table_columns = [] if self.source.query else self._db.columns(self.source.table)
+        return self.source.messages_sql(_quote, table_columns)
+
     def _messages(self) -> str:
-        return self.source.messages_sql(_quote)
+        return self._sql
 
     def newer_than(self, cursor: Cursor | None, limit: int) -> list[tuple[str, str]]:
         """(conversation id, latest message time) of at most ``limit`` conversations whose
@@ -193,18 +201,27 @@ class ConversationReader:
         return out
 
 
-def _message(row: Mapping[str, Any]) -> Message:
-    calls = row.get("tool_calls")
-    if isinstance(calls, str):
-        calls = json.loads(calls) if calls.strip() else []
-    tool_calls = tuple(
+def _tool_calls(raw: Any) -> tuple[ToolCall, ...]:
+    """The logged tool calls; text that is not a JSON list of objects counts as none."""
+    raw = to_python(raw)
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw) if raw.strip() else []
+        except ValueError:
+            raw = []
+    calls = [c for c in raw if isinstance(c, Mapping)] if isinstance(raw, list) else []
+    return tuple(
         ToolCall(
             id=str(c.get("id", i)),
             name=str(c.get("name", "")),
-            arguments=dict(c.get("arguments") or {}),
+            arguments=dict(c["arguments"]) if isinstance(c.get("arguments"), Mapping) else {},
         )
-        for i, c in enumerate(calls or [])
+        for i, c in enumerate(calls)
     )
+
+
+def _message(row: Mapping[str, Any]) -> Message:
+    tool_calls = _tool_calls(row.get("tool_calls"))
     intent = row.get("intent")
     return Message(
         role=str(row["role"]).strip().lower(),
