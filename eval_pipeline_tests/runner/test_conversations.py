@@ -13,10 +13,13 @@ import pytest
 import sqlalchemy as sa
 from dagster import (
     AddDynamicPartitionsRequest,
+    DagsterEventType,
     DagsterInstance,
     DeleteDynamicPartitionsRequest,
+    RunRequest,
     SensorResult,
     SkipReason,
+    build_run_status_sensor_context,
     build_sensor_context,
 )
 
@@ -29,10 +32,18 @@ from eval_pipeline.core.conversations import (
     expired_conversations,
 )
 from eval_pipeline.core.inputs import load_bkg
+from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.demo import tiny
+from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
 from eval_pipeline.pipeline.resources import EvalEnvironment
-from eval_pipeline.pipeline.sensors import golden_dataset_sync, logged_conversations
+from eval_pipeline.pipeline.sensors import (
+    evaluate_logged_conversations,
+    golden_dataset_sync,
+    logged_conversations,
+    summarize_after_cases,
+)
 from eval_pipeline.runner.conversations import evaluate_conversations
+from eval_pipeline.runner.evaluate import run_assets
 from eval_pipeline_tests import tiny_chatbot
 from eval_pipeline_tests.dagster_helpers import eval_instance
 from eval_pipeline_tests.production_storage import (
@@ -300,3 +311,53 @@ def test_retention_keeps_the_partition_count_bounded() -> None:
     keys = ["TC_1", "conv:a", "TC_2", "conv:b", "conv:c"]
     assert expired_conversations(keys, 2) == ["conv:a"]
     assert expired_conversations(keys, 0) == ["conv:a", "conv:b", "conv:c"]
+
+
+def test_the_sensor_chain_reads_evaluates_and_summarizes_a_batch(tmp_path: Path) -> None:
+    """logged_conversations → its golden_cases run → evaluate_logged_conversations → the case
+    run → summarize_after_cases, each run executed as the daemon would launch it."""
+    settings = tiny_sqlite_settings(tmp_path)
+    source_url = f"sqlite:///{tmp_path / 'chats.db'}"
+    write(source_url, messages(settings["database_url"]))
+    overrides = {**settings, **MAPPING, "conversations_url": source_url}
+    env = EvalEnvironment(overrides=overrides)
+    asked = tiny_chatbot.asked_so_far()
+    with eval_instance() as instance:
+        first = tick(logged_conversations, instance, env)
+        assert isinstance(first, SensorResult)
+        for request in first.dynamic_partitions_requests:
+            assert isinstance(request, AddDynamicPartitionsRequest)
+            instance.add_dynamic_partitions(request.partitions_def_name, request.partition_keys)
+        (golden_request,) = first.run_requests
+        run_key = golden_request.tags["eval_pipeline/run_key"]
+
+        def launched(selection: list[str], request: Any) -> Any:
+            run_assets(instance, selection, overrides, tags=request.tags)
+            run = instance.get_runs(limit=1)[0]
+            (success,) = instance.all_logs(run.run_id, of_type=DagsterEventType.RUN_SUCCESS)
+            return run, success.get_dagster_event()
+
+        run, event = launched(["golden_cases"], golden_request)
+        with build_run_status_sensor_context(
+            sensor_name=evaluate_logged_conversations.name,
+            dagster_event=event,
+            dagster_instance=instance,
+            dagster_run=run,
+        ) as context:
+            cases_request = evaluate_logged_conversations(context)
+        assert isinstance(cases_request, RunRequest)
+        run, event = launched(list(PER_CASE_ASSETS), cases_request)
+        with build_run_status_sensor_context(
+            sensor_name=summarize_after_cases.name,
+            dagster_event=event,
+            dagster_instance=instance,
+            dagster_run=run,
+        ) as context:
+            summary_request = summarize_after_cases(context)
+        assert isinstance(summary_request, RunRequest)
+        run_assets(instance, ["eval_run", "eval_report"], overrides, partition_key=run_key)
+    assert tiny_chatbot.asked_so_far() == asked
+    store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
+    summary = store.run_record("eval_run", run_key)
+    assert [c["case_id"] for c in summary["cases"]] == ["conv:c-1", "conv:c-2"]
+    assert summary["calls"]["chatbot"] == 0
