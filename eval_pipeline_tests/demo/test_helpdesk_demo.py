@@ -71,10 +71,9 @@ def found(fault: str, case: dict[str, Any]) -> bool:
         return d["rubric.completitud_crm"] == 0.0 and not case["passed"]
     if fault == "wrong_route":
         return d["routing"] == 0.0 and not case["passed"]
-    if fault == "off_topic_tone":
-        return (d["on_topic"] or 0.0) < 0.5 and any(
-            w.startswith("on_topic") for w in case["warnings"]
-        )
+    if fault == "off_topic_tone":  # a warning, or the gate of an answer that answers nothing
+        flagged = [*case["warnings"], *case["gate_failures"]]
+        return (d["on_topic"] or 0.0) < 0.5 and any(w.startswith("on_topic") for w in flagged)
     raise AssertionError(fault)
 
 
