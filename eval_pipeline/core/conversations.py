@@ -2,7 +2,7 @@
 
 A conversation source is any SQL database holding one row per message (``EVAL_CONVERSATIONS_URL``
 with a table and column mapping, or a query returning the standard column names). Each
-conversation becomes a case of the golden-case dimension, id ``conv:<conversation id>``: its
+conversation becomes a case of the golden-case dimension, id ``conv.<conversation id>``: its
 question is the latest user message that got an answer, its logged answer that answer (never
 asked again), the earlier messages its context, and its references the BKG functions that need no
 parameter, so the deterministic oracle can bind the answer's numbers to them.
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from eval_pipeline.core.keys import LOGGED_CASE_PREFIX, is_valid_key
 from eval_pipeline.core.models import (
     BKG,
     FUNCTION_KINDS,
@@ -28,15 +28,13 @@ from eval_pipeline.core.models import (
 )
 from eval_pipeline.core.warehouse.db import Database, to_python
 
-CASE_PREFIX = "conv:"
-"""Case ids of logged conversations start with it; golden ids cannot contain ``:``."""
+CASE_PREFIX = LOGGED_CASE_PREFIX
 CONVERSATION_TAG = "conversation"
 """The tag every case created from a logged conversation carries."""
 COLUMNS = ("conversation_id", "role", "content", "created_at", "intent", "tool_calls")
 REQUIRED_COLUMNS = COLUMNS[:4]
 USER_ROLES = frozenset({"user", "human"})
 ASSISTANT_ROLES = frozenset({"assistant", "ai", "bot"})
-_ID = re.compile(r"^[A-Za-z0-9_.:-]+$")
 DAGSTER_PARTITION_LIMIT = 100_000
 """Partitions per asset Dagster's UI is tested to."""
 
@@ -246,7 +244,7 @@ def parameter_free_references(bkg: BKG) -> list[Reference]:
 def as_case(conversation: Conversation, bkg: BKG) -> LoggedCase | None:
     """The case a conversation is evaluated as; None when no user message has an answer yet
     or its id cannot be a partition key."""
-    if not _ID.match(conversation.id):
+    if not is_valid_key(case_id_of(conversation.id)):
         return None
     messages = conversation.messages
     pair = next(

@@ -24,7 +24,13 @@ from sqlalchemy.engine import make_url
 from sqlglot import exp
 
 from eval_pipeline.core import json_text
-from eval_pipeline.core.keys import KEY_PATTERN, KEY_RULE, is_valid_key, shown
+from eval_pipeline.core.keys import (
+    KEY_PATTERN,
+    KEY_RULE,
+    LOGGED_CASE_PREFIX,
+    is_valid_key,
+    shown,
+)
 from eval_pipeline.core.limits import (
     DEFAULT_REFERENCE_LIMITS,
     MAX_GOLDEN_FIELD_CHARS,
@@ -572,6 +578,15 @@ def _check_golden(
         Problem(file, case_id, f"duplicate case id (cases {', '.join(map(str, at))})")
         for case_id, at in positions.items()
         if len(at) > 1
+    ]
+    problems += [
+        Problem(
+            file,
+            case_id,
+            f"case ids starting with '{LOGGED_CASE_PREFIX}' are those of logged conversations",
+        )
+        for case_id in positions
+        if case_id.startswith(LOGGED_CASE_PREFIX)
     ]
     cases: list[GoldenCase] = []
     for i, item in enumerate(raw):

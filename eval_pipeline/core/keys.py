@@ -18,6 +18,8 @@ KEY_RULE = (
     f"at most {MAX_KEY_LENGTH} characters"
 )
 _KEY = re.compile(KEY_PATTERN)
+LOGGED_CASE_PREFIX = "conv."
+"""Case ids of logged production conversations start with it; golden case ids may not."""
 
 
 class InvalidKey(ValueError):

@@ -142,7 +142,7 @@ def per_case_asset(stage: str, upstream: Sequence[str] = (), **kwargs: Any) -> A
 )
 def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -> Output[Batch]:
     """The validated golden cases, one partition per case id, so editing one case stales only it;
-    a ``conv:`` key is the logged conversation of that id, read from the conversation source.
+    a ``conv.`` key is the logged conversation of that id, read from the conversation source.
 
     Content-versioned: without a data version a root asset's version is its code version alone,
     and an edited case would stale nothing downstream.

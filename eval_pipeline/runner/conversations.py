@@ -1,6 +1,6 @@
 """Evaluate logged production conversations from Python or ``eval-pipeline conversations``.
 
-The same graph as any evaluation: the conversations' cases (``conv:<id>``) join the case
+The same graph as any evaluation: the conversations' cases (``conv.<id>``) join the case
 dimension, ``evaluate`` runs them with the logged answers (the bot is never asked), and the
 oldest conversation keys beyond the retention budget then leave Dagster (their results stay in
 the results store and in ``evaluations``).

@@ -124,7 +124,7 @@ def test_logged_conversations_are_evaluated_without_asking_and_their_faults_foun
 ) -> None:
     logged = demo["logged"]
     assert logged["calls"]["chatbot"] == 0
-    cases = {c["case_id"].removeprefix("conv:"): c for c in logged["cases"]}
+    cases = {c["case_id"].removeprefix("conv."): c for c in logged["cases"]}
     engine = sa.create_engine(demo["log_url"])
     with engine.connect() as conn:
         conversations = {

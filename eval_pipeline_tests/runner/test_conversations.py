@@ -31,7 +31,7 @@ from eval_pipeline.core.conversations import (
     conversation_budget,
     expired_conversations,
 )
-from eval_pipeline.core.inputs import load_bkg
+from eval_pipeline.core.inputs import load_bkg, validate_inputs
 from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.demo import tiny
 from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
@@ -113,13 +113,13 @@ def check_conversation_run(summary: dict[str, Any], results_url: str, asked_befo
     assert tiny_chatbot.asked_so_far() == asked_before, "the bot was asked"
     assert summary["calls"]["chatbot"] == 0
     cases = {c["case_id"]: c for c in summary["cases"]}
-    assert sorted(cases) == ["conv:c-1", "conv:c-2"]  # c-3 has no answer yet
-    assert cases["conv:c-1"]["verdict_counts"]["supported"] >= 1
-    assert cases["conv:c-1"]["verdict_counts"]["contradicted"] == 0
-    assert cases["conv:c-2"]["verdict_counts"]["contradicted"] >= 1
-    assert "oracle" in " ".join(cases["conv:c-2"]["gate_failures"])
-    assert cases["conv:c-1"]["dimensions"]["answered"]["score"] == 1.0
-    assert cases["conv:c-1"]["dimensions"]["latency"]["state"] == "skipped"
+    assert sorted(cases) == ["conv.c-1", "conv.c-2"]  # c-3 has no answer yet
+    assert cases["conv.c-1"]["verdict_counts"]["supported"] >= 1
+    assert cases["conv.c-1"]["verdict_counts"]["contradicted"] == 0
+    assert cases["conv.c-2"]["verdict_counts"]["contradicted"] >= 1
+    assert "oracle" in " ".join(cases["conv.c-2"]["gate_failures"])
+    assert cases["conv.c-1"]["dimensions"]["answered"]["score"] == 1.0
+    assert cases["conv.c-1"]["dimensions"]["latency"]["state"] == "skipped"
 
     rows = query(
         results_url,
@@ -130,12 +130,12 @@ def check_conversation_run(summary: dict[str, Any], results_url: str, asked_befo
     for row in rows:
         per_case.setdefault(row["case_id"], []).append(row["dimension"])
         assert row["run_key"] == summary["run_key"]
-        assert row["conversation_id"] == row["case_id"].removeprefix("conv:")
+        assert row["conversation_id"] == row["case_id"].removeprefix("conv.")
         assert row["id"] == f"{row['run_key']}/{row['case_id']}/{row['dimension']}"
         assert row["created_at"]
     for case_id, case in cases.items():
         assert sorted(per_case[case_id]) == sorted(case["dimensions"]), "one row per dimension"
-    oracle = next(r for r in rows if r["case_id"] == "conv:c-2" and r["dimension"] == "oracle")
+    oracle = next(r for r in rows if r["case_id"] == "conv.c-2" and r["dimension"] == "oracle")
     assert oracle["state"] == "scored" and oracle["score"] == 0.0
     assert "1 contradicted" in oracle["justification"]
 
@@ -189,7 +189,7 @@ def test_conversations_on_sqlite_and_the_golden_sync_leaves_their_keys(tmp_path:
             if isinstance(r, DeleteDynamicPartitionsRequest)
             for k in r.partition_keys
         ]
-        assert not [k for k in deleted if k.startswith("conv:")]
+        assert not [k for k in deleted if k.startswith("conv.")]
 
 
 def tick(sensor: Any, instance: DagsterInstance, env: EvalEnvironment, cursor: str | None = None):
@@ -221,7 +221,7 @@ def test_sensor_picks_up_conversations_newer_than_its_cursor_in_batches(tmp_path
             for r in first.dynamic_partitions_requests
             if isinstance(r, AddDynamicPartitionsRequest)
         }
-        assert added["golden_cases"] == ["conv:c-1"]
+        assert added["golden_cases"] == ["conv.c-1"]
         (run_key,) = added["eval_runs"]
         assert run_key.endswith("-conversations")
         (request,) = first.run_requests
@@ -234,7 +234,7 @@ def test_sensor_picks_up_conversations_newer_than_its_cursor_in_batches(tmp_path
         second = tick(logged_conversations, instance, env, first.cursor)
         assert isinstance(second, SensorResult)
         assert [k for r in second.dynamic_partitions_requests for k in r.partition_keys][-1:] == [
-            "conv:c-2"
+            "conv.c-2"
         ]
         # c-3 has no answer: the cursor moves past it without a run
         third = tick(logged_conversations, instance, env, second.cursor)
@@ -253,7 +253,7 @@ def test_sensor_picks_up_conversations_newer_than_its_cursor_in_batches(tmp_path
         again = tick(logged_conversations, instance, env, third.cursor)
         assert isinstance(again, SensorResult)
         (request,) = again.run_requests
-        assert request.tags["dagster/asset_partition_range_start"] == "conv:c-1"
+        assert request.tags["dagster/asset_partition_range_start"] == "conv.c-1"
 
 
 def test_sensor_skips_without_a_source(tmp_path: Path) -> None:
@@ -278,7 +278,7 @@ def test_latest_pair_thread_context_and_parameter_free_references(tmp_path: Path
         reader.close()
     bkg = load_bkg(TINY / "bkg.json")
     case = as_case(found["c-1"], bkg)
-    assert case is not None and case.id == "conv:c-1"
+    assert case is not None and case.id == "conv.c-1"
     assert case.question == "What was total revenue?"
     assert case.context == "user: Hello\nassistant: Hi, how can I help?"
     assert case.logged is not None and case.logged.intent == "revenue"
@@ -308,9 +308,9 @@ def test_retention_keeps_the_partition_count_bounded() -> None:
     assert conversation_budget(500, 100, 30) == 500
     assert conversation_budget(5000, 100, 30) == 970  # 100 runs x (30 + 970) = 100,000
     assert conversation_budget(500, 100_000, 30) == 0
-    keys = ["TC_1", "conv:a", "TC_2", "conv:b", "conv:c"]
-    assert expired_conversations(keys, 2) == ["conv:a"]
-    assert expired_conversations(keys, 0) == ["conv:a", "conv:b", "conv:c"]
+    keys = ["TC_1", "conv.a", "TC_2", "conv.b", "conv.c"]
+    assert expired_conversations(keys, 2) == ["conv.a"]
+    assert expired_conversations(keys, 0) == ["conv.a", "conv.b", "conv.c"]
 
 
 def test_the_sensor_chain_reads_evaluates_and_summarizes_a_batch(tmp_path: Path) -> None:
@@ -337,27 +337,32 @@ def test_the_sensor_chain_reads_evaluates_and_summarizes_a_batch(tmp_path: Path)
             (success,) = instance.all_logs(run.run_id, of_type=DagsterEventType.RUN_SUCCESS)
             return run, success.get_dagster_event()
 
-        run, event = launched(["golden_cases"], golden_request)
-        with build_run_status_sensor_context(
-            sensor_name=evaluate_logged_conversations.name,
-            dagster_event=event,
-            dagster_instance=instance,
-            dagster_run=run,
-        ) as context:
-            cases_request = evaluate_logged_conversations(context)
+        def status_tick(sensor: Any, selection: list[str], request: Any) -> Any:
+            run, event = launched(selection, request)
+            with build_run_status_sensor_context(
+                sensor_name=sensor.name,
+                dagster_event=event,
+                dagster_instance=instance,
+                dagster_run=run,
+            ) as context:
+                return sensor(context)
+
+        cases_request = status_tick(evaluate_logged_conversations, ["golden_cases"], golden_request)
         assert isinstance(cases_request, RunRequest)
-        run, event = launched(list(PER_CASE_ASSETS), cases_request)
-        with build_run_status_sensor_context(
-            sensor_name=summarize_after_cases.name,
-            dagster_event=event,
-            dagster_instance=instance,
-            dagster_run=run,
-        ) as context:
-            summary_request = summarize_after_cases(context)
+        summary_request = status_tick(summarize_after_cases, list(PER_CASE_ASSETS), cases_request)
         assert isinstance(summary_request, RunRequest)
         run_assets(instance, ["eval_run", "eval_report"], overrides, partition_key=run_key)
     assert tiny_chatbot.asked_so_far() == asked
     store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
     summary = store.run_record("eval_run", run_key)
-    assert [c["case_id"] for c in summary["cases"]] == ["conv:c-1", "conv:c-2"]
+    assert [c["case_id"] for c in summary["cases"]] == ["conv.c-1", "conv.c-2"]
     assert summary["calls"]["chatbot"] == 0
+
+
+def test_a_golden_case_may_not_take_the_prefix_of_logged_conversations(tmp_path: Path) -> None:
+    golden = tmp_path / "golden.json"
+    golden.write_text(json.dumps([{"id": "conv.c-1", "question": "What was total revenue?"}]))
+    problems = validate_inputs(TINY / "bkg.json", golden, None)
+    assert [(p.location, "logged conversations" in p.message) for p in problems] == [
+        ("conv.c-1", True)
+    ]
