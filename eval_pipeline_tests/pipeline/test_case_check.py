@@ -7,6 +7,7 @@ from typing import Any
 
 from dagster import AssetCheckKey, AssetCheckSeverity, AssetKey, AssetSelection, materialize
 
+from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.pipeline.definitions import build_definitions
 from eval_pipeline.runner.evaluate import QUIET, evaluate
 from eval_pipeline_tests.dagster_helpers import eval_instance
@@ -89,3 +90,46 @@ def test_every_asset_and_check_has_a_description() -> None:
     ]
     assert {s.name for s in checks} >= {"case_passed", "gates_passed", "coverage"}
     assert all(s.description for s in checks), [s.name for s in checks if not s.description]
+
+
+def partition_metadata(instance: Any, asset: str, run_key: str) -> dict[str, dict[str, Any]]:
+    """Case → the metadata of its partition's latest materialization in ``run_key``."""
+    out: dict[str, dict[str, Any]] = {}
+    for record in instance.fetch_materializations(AssetKey(asset), limit=200).records:
+        case, run = str(record.partition_key).split("|")
+        if run == run_key:
+            out.setdefault(case, dict(record.asset_materialization.metadata))
+    return out
+
+
+def test_answers_and_claims_carry_their_own_metadata_and_a_second_runs_trend_draws_each_run_once(
+    tmp_path: Path,
+) -> None:
+    overrides = {**tiny_overrides(tmp_path, "honest"), "report_base_url": "http://viewer.test"}
+    store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
+    with eval_instance() as instance:
+        first = evaluate("r1", overrides=overrides, instance=instance)
+        second = evaluate("r2", overrides=overrides, instance=instance)
+        responses = partition_metadata(instance, "chatbot_responses", "r1")
+        claims = partition_metadata(instance, "extracted_claims", "r1")
+    cases = [c["case_id"] for c in first["cases"]]
+    assert sorted(responses) == sorted(claims) == sorted(cases)
+    answers = store.latest("chatbot_responses", "r1")
+    contracts = store.latest("extracted_claims", "r1")
+    for case in cases:
+        shown, stored = responses[case], answers[case]
+        for key in ("latency_s", "ttft_s"):  # a callable bot streams nothing: no first token
+            expected = "—" if stored[key] is None else round(stored[key], 3)
+            assert shown[key].value == expected, (case, key)
+        assert stored["answer"].startswith(shown["answer_preview"].value.rstrip("…"))
+        assert shown["report"].value == f"http://viewer.test/runs/r1/report.html#case-{case}"
+        assert claims[case]["claims"].value == len(contracts[case]["claims"]) > 0
+
+    # the second run's trend: the first run and this one, each drawn once
+    html = Path(second["report_path"]).read_text(encoding="utf-8")
+    trend = html[html.index('id="trend"') :]
+    trend = trend[: trend.index("</figure>")]
+    assert "1 earlier runs and this one" in trend
+    assert trend.count("<circle") == 4, "two runs × two series"
+    alone = Path(first["report_path"]).read_text(encoding="utf-8")
+    assert "No earlier runs" in alone

@@ -4,15 +4,23 @@ demo-like run, driven by playwright in Debian's headless Chromium.
 The run's chatbot inflates units, so some cases are contradicted. The ``judge_scores`` asset's
 ``case_passed`` check must show those partitions failed in its partition view, a failed
 partition's materialization metadata must name its contradicted claim with the expected value,
-and the report link must point at the viewer (``EVAL_REPORT_BASE_URL``), not a ``file://`` URL.
+and its report link must point at the real ``eval-pipeline view`` (``EVAL_REPORT_BASE_URL``), not
+a ``file://`` URL, and open the report at that case when clicked. After a warehouse refresh the
+cases it invalidated show failed in ``oracle_verdicts``' ``verdicts_current`` partition view and
+on the table's own page.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+import urllib.error
 import urllib.parse
+import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +36,10 @@ from eval_pipeline_tests.pipeline.test_graph import tiny_overrides
 from eval_pipeline_tests.pipeline.test_refresh_visible import readers_of, touch_products
 from eval_pipeline_tests.pipeline.test_sensors import record, tick
 from eval_pipeline_tests.pipeline.test_ui_staleness import (
+    free_port,
     graphql,
     serving_location,
+    wait_until,
     write_instance_yaml,
 )
 
@@ -44,7 +54,6 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-BASE_URL = "http://reports.example.test:9999"
 UI_TIMEOUT_MS = 30_000
 LOCATION = """\
 from eval_pipeline.pipeline.definitions import build_definitions
@@ -53,13 +62,44 @@ defs = build_definitions({overrides!r})
 """
 
 
+@contextmanager
+def serving_reports(tmp: Path, eval_home: str, url: str) -> Iterator[None]:
+    """The real ``eval-pipeline view`` over ``eval_home``'s reports, listening at ``url``."""
+    port = url.rsplit(":", 1)[1]
+    log = (tmp / "view.log").open("wb")
+    viewer = subprocess.Popen(
+        [str(Path(sys.executable).with_name("eval-pipeline")), "view", "--port", port],
+        env={**os.environ, "EVAL_HOME": eval_home},
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+    def answering() -> bool:
+        assert viewer.poll() is None, (tmp / "view.log").read_text()
+        try:
+            with urllib.request.urlopen(url, timeout=5) as reply:
+                return bool(reply.status == 200)
+        except (urllib.error.URLError, ConnectionError):
+            return False
+
+    try:
+        wait_until(answering, "eval-pipeline view", 60)
+        yield
+    finally:
+        viewer.terminate()
+        viewer.wait(timeout=30)
+        log.close()
+
+
 @pytest.fixture(scope="module")
 def evaluated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """A finished run with contradicted cases, served by the webserver."""
     tmp = tmp_path_factory.mktemp("ui-cases")
     home = tmp / "dagster"
     write_instance_yaml(home)
-    overrides = {**tiny_overrides(tmp, "inflated_units"), "report_base_url": BASE_URL}
+    viewer_url = f"http://127.0.0.1:{free_port()}"
+    overrides = {**tiny_overrides(tmp, "inflated_units"), "report_base_url": viewer_url}
     with DagsterInstance.from_config(str(home)) as instance:
         summary = evaluate(RUN, overrides=overrides, instance=instance)
         # then a warehouse refresh, its tick recorded but the cases it re-asks not yet run
@@ -67,7 +107,10 @@ def evaluated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
         record(instance, baseline := tick(warehouse_refresh, instance, env))
         touch_products(overrides["database_url"])
         record(instance, tick(warehouse_refresh, instance, env, baseline.cursor))
-    with serving_location(tmp, home, LOCATION.format(overrides=overrides)) as url:
+    with (
+        serving_reports(tmp, overrides["home"], viewer_url),
+        serving_location(tmp, home, LOCATION.format(overrides=overrides)) as url,
+    ):
         graphql(url, "mutation { setNuxSeen }")
         # the check fails a case that failed (ERROR) or passed with warnings (WARN)
         flagged = [c["case_id"] for c in summary["cases"] if not c["passed"] or c["warnings"]]
@@ -75,6 +118,7 @@ def evaluated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
         yield {
             "url": url,
             "home": home,
+            "viewer": viewer_url,
             "failed": flagged,
             "passed": clean,
             "summary": summary,
@@ -174,8 +218,17 @@ def test_a_failed_partitions_metadata_names_its_contradicted_claim(
     text = page.locator("body").inner_text()
     assert "No metadata entries" not in text
     assert "C1 contradicted: expected" in text and "kpi units_sold" in text
-    assert f"{BASE_URL}/runs/{RUN}/report.html#case-{case}" in page.content()
+    link = f"{evaluated['viewer']}/runs/{RUN}/report.html#case-{case}"
+    assert link in page.content()
     page.screenshot(path=str(tmp_path / "judge-partition.png"), full_page=True)
+
+    # a click on the link opens the served report at that case
+    with page.context.expect_page() as opened:
+        page.locator(f'a[href="{link}"]').first.click()
+    report = opened.value
+    report.locator(f'.detail[data-case="{case}"]').wait_for()
+    assert "contradicted" in report.locator(f'.detail[data-case="{case}"]').inner_text()
+    report.close()
 
     page.goto(
         f"{evaluated['url']}/assets/oracle_verdicts?"
@@ -190,7 +243,7 @@ def test_the_report_link_of_the_run_points_at_the_viewer(evaluated: dict[str, An
     with DagsterInstance.from_config(str(evaluated["home"])) as instance:
         (record,) = instance.fetch_materializations(AssetKey("eval_report"), limit=1).records
     url = record.asset_materialization.metadata["report_url"].value
-    assert url == f"{BASE_URL}/runs/{RUN}/report.html"
+    assert url == f"{evaluated['viewer']}/runs/{RUN}/report.html"
     assert json.dumps(url).find("file://") < 0
 
 

@@ -70,13 +70,7 @@ def _evidence(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Evidence as ``claim_results`` lists it, with its params and value as display text, a
     number formatted as its reference's unit says."""
     return [
-        {
-            **e,
-            "params": _params(e["params"]),
-            "value": format_value(e["value"], e["unit"])
-            if isinstance(e["value"], int | float)
-            else _clip(e["value"]),
-        }
+        {**e, "params": _params(e["params"]), "value": _shown_value(e["value"], e["unit"])}
         for e in items
     ]
 
@@ -114,16 +108,23 @@ def case_details(case_id: str, details: Details, *, show_pii: bool = False) -> d
     }
 
 
+def _shown_value(value: Any, unit: str | None) -> Any:
+    """A number as its unit reads (93.4 %, not 93.44262295081967); anything else clipped."""
+    numeric = isinstance(value, int | float) and not isinstance(value, bool)
+    return format_value(value, unit) if numeric else _clip(value)
+
+
 def _reference(stored: Mapping[str, Any]) -> dict[str, Any]:
-    """A recomputed reference as the drill-down shows it."""
+    """A recomputed reference as the drill-down shows it, a scalar in the reference's unit."""
     ref = stored.get("reference", {})
     kind = next((k for k in FUNCTION_KINDS if ref.get(k)), None)
+    value = stored.get("value")
     return {
         "target": f"{kind} {ref[kind]}" if kind else "sql",
         "params": _params(ref.get("params") or {}),
         "label": ref.get("label"),
         "sql": ref.get("sql"),
-        "value": None if stored.get("error") else _clip(stored.get("value")),
+        "value": None if stored.get("error") else _shown_value(value, stored.get("unit")),
         "error": stored.get("error"),
     }
 

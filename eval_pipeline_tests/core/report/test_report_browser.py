@@ -432,3 +432,29 @@ def test_ten_thousand_cases_keep_one_page_in_the_dom(
     assert f"of {summary['cases_error']} matching" in page_info(browser)
     assert {r["status"] for r in listed(browser)} == {"error"}
     assert browser.errors() == []
+
+
+def test_a_claim_is_marked_in_its_sentence_with_pii_masked_and_its_value_in_its_unit(
+    browser: Browser, run: tuple[dict[str, Any], dict[str, Any]], tmp_path: Path
+) -> None:
+    from eval_pipeline_tests.core.report.test_report_views import one_case_details
+
+    summary, details = run
+    case = summary["cases"][-1]["case_id"]  # on the last page: the link must page to it
+    one = one_case_details()
+    mixed = {
+        name: {**records, case: {**one[name]["TC_1"], "case_id": case}}
+        for name, records in details.items()
+    }
+    path = tmp_path / "claims.html"
+    path.write_text(render_report(summary, mixed), encoding="utf-8")
+    browser.open(f"{path.as_uri()}#case-{case}")
+    detail = f"document.querySelector('.detail[data-case=\"{case}\"]')"
+    assert browser.js(f"{detail}.querySelector('mark.claim').textContent") == "93.4%"
+    sentence = browser.js(f"{detail}.querySelector('mark.claim').parentElement.textContent")
+    assert sentence == "The completion rate is 93.4% this quarter."
+    text = browser.js(f"{detail}.innerText")
+    assert "jane.doe@example.com" not in text and "j***@e***.com" in text
+    assert "= 91.8 %" in text and "91.80327868852459" not in text
+    browser.screenshot(tmp_path / "claim-sentence.png")
+    assert browser.errors() == []
