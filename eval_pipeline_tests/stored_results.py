@@ -1,10 +1,8 @@
-"""A finished run of the tiny domain, and what it left behind: tests of commands that must fail
-cleanly show that none of it changed."""
+"""One finished run of the tiny domain per test module (``StoredRun``, as stored): tests of
+commands that must fail cleanly show that none of it changed."""
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,51 +10,26 @@ from typing import Any
 import pytest
 
 from eval_pipeline.cli.main import main
-from eval_pipeline.core.results_store import ResultsStore
-from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
 from eval_pipeline.settings import Settings, load_settings
 from eval_pipeline_tests.cli.test_cli import tiny_env
-
-
-@dataclass(frozen=True)
-class Stored:
-    summary_json: str
-    report_html: str
-    summary_record: dict[str, Any] | None
-    current: dict[str, dict[str, Any]]
-    """Every per-case asset's current payload per case."""
-    rows: int
-    """How many rows the records table holds."""
+from eval_pipeline_tests.stored_run import StoredRun
+from eval_pipeline_tests.stored_run import summary_of as summary_file_of
 
 
 @dataclass(frozen=True)
 class GoodRun:
     run_key: str
     settings: Settings
-    before: Stored
+    before: StoredRun
 
-    def now(self) -> Stored:
+    def now(self) -> StoredRun:
         return stored(self.settings, self.run_key)
 
-    def intact(self) -> bool:
-        """Its summary, report and records as they were, whatever other run keys wrote since."""
-        return dataclasses.replace(self.now(), rows=self.before.rows) == self.before
 
-    @property
-    def summary_path(self) -> Path:
-        return self.settings.reports_dir / self.run_key / "summary.json"
-
-
-def stored(settings: Settings, run_key: str) -> Stored:
-    store = ResultsStore(settings.results_store_url)
-    folder = settings.reports_dir / run_key
-    return Stored(
-        summary_json=(folder / "summary.json").read_text(),
-        report_html=(folder / "report.html").read_text(),
-        summary_record=store.run_record("eval_run", run_key),
-        current={asset: store.latest(asset, run_key) for asset in PER_CASE_ASSETS},
-        rows=store.last_id(),
-    )
+def stored(settings: Settings, run_key: str) -> StoredRun:
+    """What ``run_key``'s last finished run left in ``settings``' home and results store."""
+    summary = settings.reports_dir / run_key / "summary.json"
+    return StoredRun.of(settings.results_store_url, summary)
 
 
 def good_run(
@@ -93,5 +66,5 @@ def one_line(err: str) -> str:
 
 
 def summary_of(out: str) -> dict[str, Any]:
-    summary: dict[str, Any] = json.loads(Path(out.strip().splitlines()[-1]).read_text())
-    return summary
+    """The summary ``run`` named on its last line of output."""
+    return summary_file_of(out)[1]
