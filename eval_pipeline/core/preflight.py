@@ -39,12 +39,15 @@ def chatbot_unreachable(url: str, timeout_s: float = 5.0) -> str | None:
     """Why nothing answers at the chatbot's URL (refused, timed out), or None when something does.
 
     Any HTTP reply counts as answering, an error status included: the probe asks no question, so
-    it costs the chatbot nothing and never needs its credentials.
+    it costs the chatbot nothing and never needs its credentials. The reason names the URL without
+    its user info or query, which may hold a key.
     """
     import requests
+
+    from eval_pipeline.core.tracing.config import shown_url
 
     try:
         requests.get(url, timeout=timeout_s, allow_redirects=False).close()
     except requests.RequestException as exc:
-        return f"the chatbot at {url} did not answer: {type(exc).__name__}"
+        return f"the chatbot at {shown_url(url)} did not answer: {type(exc).__name__}"
     return None

@@ -20,13 +20,15 @@ def test_the_nightly_sensor_is_stopped_until_someone_starts_it() -> None:
 
 
 def test_a_tick_whose_chatbot_does_not_answer_is_skipped_with_the_url(tmp_path: Path) -> None:
-    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
-    overrides = {**tiny_overrides(tmp_path, "honest"), "chatbot_kind": "sse", "chatbot_url": url}
+    url = f"http://127.0.0.1:{free_port()}/chat"  # nothing listens there
+    secret = url.replace("http://", "http://bot:s3cret-pass@") + "?api_key=s3cret-key"
+    overrides = {**tiny_overrides(tmp_path, "honest"), "chatbot_kind": "sse", "chatbot_url": secret}
     with eval_instance() as instance:
         instance.add_dynamic_partitions("golden_cases", CASES)
         skipped = tick(nightly_evaluation, instance, EvalEnvironment(overrides=overrides))
         assert isinstance(skipped, SkipReason)
         assert f"the chatbot at {url} did not answer" in (skipped.skip_message or "")
+        assert "s3cret" not in (skipped.skip_message or ""), "the reason names no credential"
         assert instance.get_dynamic_partitions("eval_runs") == []
         listening = tick(
             nightly_evaluation,
