@@ -205,7 +205,10 @@ def test_output_files_are_checked_before_the_evaluation(
 
 
 def test_warehouse_generate_into_a_home_that_does_not_exist_yet(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    good_env: GoodRun,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     home = tmp_path / "new" / "home"
     monkeypatch.setenv("EVAL_HOME", str(home))
@@ -217,6 +220,7 @@ def test_warehouse_generate_into_a_home_that_does_not_exist_yet(
     assert one_line(capsys.readouterr().err).startswith(
         "settings: EVAL_DATABASE_URL: cannot write the demo warehouse <unparsable database URL>"
     )
+    assert good_env.now() == good_env.before
 
 
 # --------------------------------------------------------------------------- PostgreSQL names

@@ -95,6 +95,30 @@ def test_another_chatbot_on_an_existing_run_key_is_refused_before_any_call(
     assert good_env.now() == good_env.before
 
 
+def test_refresh_moves_a_run_key_to_another_chatbot(
+    good_env: GoodRun, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With ``--refresh`` the key is evaluated against the new chatbot, every case asked; from
+    then on that chatbot is the key's, and the first one is the other."""
+    honest = "eval_pipeline_tests.tiny_chatbot:honest"
+    assert main(["run", "--run-key", "switch"]) == 0
+    monkeypatch.setenv("EVAL_CHATBOT_CALLABLE", "eval_pipeline_tests.tiny_chatbot:slow_honest")
+    assert main(["run", "--run-key", "switch", "--refresh"]) == 0
+    assert summary_of(capsys.readouterr().out)["calls"]["chatbot"] == 5
+    assert main(["run", "--run-key", "switch"]) == 0
+    assert summary_of(capsys.readouterr().out)["calls"]["chatbot"] == 0
+    monkeypatch.setenv("EVAL_CHATBOT_CALLABLE", honest)
+    code, line = stopped(capsys, "run", "--run-key", "switch")
+    assert code == 2
+    assert line.startswith(
+        "settings: EVAL_CHATBOT_CALLABLE: run key 'switch' was evaluated against callable "
+        f"eval_pipeline_tests.tiny_chatbot:slow_honest, not callable {honest}: pass --refresh"
+    )
+    statuses = [s for _, s in history_of(good_env, "switch")]
+    assert statuses == ["superseded", "superseded", "current"], "a refusal is no attempt"
+    assert good_env.now() == good_env.before
+
+
 def test_refresh_against_an_unreachable_chatbot_stops_and_keeps_the_good_run(
     good_env: GoodRun, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
