@@ -124,3 +124,25 @@ def gated(warehouse_url: str) -> Chat:
         return answer(question, context)
 
     return chat
+
+
+LONG_ANSWER_BYTES = 256 * 1024  # the cap test_caps sets (EVAL_CHATBOT_MAX_ANSWER_BYTES)
+
+
+def long_winded(warehouse_url: str) -> Chat:
+    """Honest, then padded: the Croissant answer past ``LONG_ANSWER_BYTES``, the online share one
+    with about 12,000 figures just under it."""
+    engine = sa.create_engine(warehouse_url)
+
+    def chat(question: str, context: str) -> str:
+        _count(question)
+        text = tiny.answer(question, engine)
+        if "Croissant" in question:
+            return text + " Truly." * (LONG_ANSWER_BYTES // 7 + 1)
+        if "online" in question:
+            week = " In week {} the shop baked {} loaves."
+            padding = "".join(week.format(i, i * 7 % 997) for i in range(6_500))
+            return (text + padding)[: LONG_ANSWER_BYTES - 1024]
+        return text
+
+    return chat

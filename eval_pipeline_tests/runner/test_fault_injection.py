@@ -395,7 +395,7 @@ def test_sigterm_and_ctrl_c_stop_run_at_once_keeping_the_finished_cases(
             if process.poll() is None:
                 process.kill()
     assert process.returncode == code
-    assert stopped_in < 5, "a few seconds at most"
+    assert stopped_in < BOUND_S, "a few seconds at most"
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1] == (
         f"stopped by {signal.Signals(signum).name}: the results of finished cases are stored; "

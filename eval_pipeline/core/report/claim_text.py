@@ -7,6 +7,7 @@ the claim, what it stated, what the reference gives and which reference that is.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -58,20 +59,36 @@ def evidence_unit(evidence: Mapping[str, Any], units: Mapping[tuple[str, str], A
     return unit
 
 
-def claim_sentence(answer: str, span: Sequence[int] | None, *, show_pii: bool = False) -> list[str]:
-    """[before, claim, after]: the sentence holding the claim, cut at ``SENTENCE_CHARS``, with
-    PII masked unless ``show_pii``."""
-    if not span or not answer or span[1] > len(answer):
-        return []
-    start, end = int(span[0]), int(span[1])
-    first, last = start, end
-    for s, e in sentence_spans(answer):
-        if s <= start < e or s < end <= e:
-            first, last = min(first, s), max(last, e)
-    first = max(first, start - SENTENCE_CHARS // 2)
-    last = min(last, end + SENTENCE_CHARS // 2)
-    parts = [answer[first:start].lstrip(), answer[start:end], answer[end:last].rstrip()]
-    return parts if show_pii else [mask_pii(p) for p in parts]
+class ClaimSentences:
+    """The sentences of one answer, found once: each claim's is then a bisection away (finding
+    them again per claim made a report of 40,000 claims in an 800 KB answer take minutes)."""
+
+    def __init__(self, answer: str, *, show_pii: bool = False) -> None:
+        self._answer = answer
+        self._show_pii = show_pii
+        self._spans = sentence_spans(answer) if answer else []
+        self._starts = [s for s, _ in self._spans]
+
+    def of(self, span: Sequence[int] | None) -> list[str]:
+        """[before, claim, after]: the sentence holding the claim, cut at ``SENTENCE_CHARS``,
+        with PII masked unless ``show_pii``."""
+        answer = self._answer
+        if not span or not answer or span[1] > len(answer):
+            return []
+        start, end = int(span[0]), int(span[1])
+        first, last = start, end
+        # the sentences holding its first and its last character (sentences are in order)
+        for i in {
+            bisect.bisect_right(self._starts, start) - 1,
+            bisect.bisect_left(self._starts, end) - 1,
+        }:
+            s, e = self._spans[i] if i >= 0 else (0, 0)
+            if s <= start < e or s < end <= e:
+                first, last = min(first, s), max(last, e)
+        first = max(first, start - SENTENCE_CHARS // 2)
+        last = min(last, end + SENTENCE_CHARS // 2)
+        parts = [answer[first:start].lstrip(), answer[start:end], answer[end:last].rstrip()]
+        return parts if self._show_pii else [mask_pii(p) for p in parts]
 
 
 def evidence_text(evidence: Mapping[str, Any]) -> str:

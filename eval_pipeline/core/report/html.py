@@ -23,7 +23,7 @@ from eval_pipeline.core.dimensions.safety import mask_pii
 from eval_pipeline.core.models import DIMENSION_STATES, FUNCTION_KINDS, in_dimension_order
 from eval_pipeline.core.report.charts import Series, histogram, line_chart
 from eval_pipeline.core.report.claim_results import Details, case_claims
-from eval_pipeline.core.report.claim_text import claim_sentence, format_value
+from eval_pipeline.core.report.claim_text import ClaimSentences, format_value
 
 DetailLoader = Callable[[Sequence[str]], Details]  # case ids → their records, per asset
 
@@ -81,6 +81,7 @@ def case_details(case_id: str, details: Details, *, show_pii: bool = False) -> d
     response = details.get("chatbot_responses", {}).get(case_id, {})
     oracle = details.get("oracle_verdicts", {}).get(case_id, {})
     answer = response.get("answer", "")
+    sentences = ClaimSentences(answer, show_pii=show_pii)
     return {
         "question": response.get("question", ""),
         "answer": answer if show_pii else mask_pii(answer),
@@ -98,7 +99,7 @@ def case_details(case_id: str, details: Details, *, show_pii: bool = False) -> d
             {
                 **c,
                 "text": c["text"] if show_pii else mask_pii(c["text"]),
-                "sentence": claim_sentence(answer, c["span"], show_pii=show_pii),
+                "sentence": sentences.of(c["span"]),
                 "evidence": _evidence(c["evidence"]),
             }
             for c in case_claims(case_id, details)

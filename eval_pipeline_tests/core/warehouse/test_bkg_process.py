@@ -216,3 +216,25 @@ def test_an_idle_process_ends_and_the_next_call_starts_another(db: Database) -> 
         assert process.pid not in (None, first)
     finally:
         process.close()
+
+
+RUNAWAY = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT COUNT(*) FROM n"
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [{"sql": RUNAWAY}, {"kpi": "runaway"}],
+    ids=["golden_sql", "kpi_query"],
+)
+def test_a_query_that_never_ends_is_stopped_at_the_limit(
+    db: Database, process: BKGProcess, reference: dict[str, Any]
+) -> None:
+    """Golden SQL and a KPI's own query are held to the same limit as BKG code."""
+    runaway = _fn("runaway", f"def runaway(db):\n    return db.scalar({RUNAWAY!r})\n")
+    runtime = BKGRuntime(bkg(runaway), LIMITS, process)
+    started = time.monotonic()
+    value = runtime.evaluate(Reference.model_validate(reference), db)
+    assert time.monotonic() - started < LIMIT_S + MARGIN_S
+    assert value.value is None
+    assert value.error == "did not finish within 1 s (EVAL_REFERENCE_TIMEOUT_S)"
+    assert runtime.evaluate(kpi("ok"), db).value == 3
