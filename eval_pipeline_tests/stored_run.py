@@ -24,6 +24,11 @@ def summary_of(out: str) -> tuple[Path, dict[str, Any]]:
     return path, dict(json.loads(path.read_text()))
 
 
+def stderr_lines(err: str) -> list[str]:
+    """What a command said on stderr besides its progress lines."""
+    return [line for line in err.splitlines() if not line.startswith("progress: ")]
+
+
 @dataclass(frozen=True)
 class StoredRun:
     store_url: str

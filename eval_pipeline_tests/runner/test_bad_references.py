@@ -14,7 +14,7 @@ import pytest
 
 from eval_pipeline.cli.main import main
 from eval_pipeline.settings import PROJECT_ROOT
-from eval_pipeline_tests.stored_run import good_tiny_run, summary_of
+from eval_pipeline_tests.stored_run import good_tiny_run, stderr_lines, summary_of
 
 TINY = PROJECT_ROOT / "data" / "tiny"
 
@@ -56,7 +56,7 @@ def test_each_bad_value_or_exit_errs_its_own_case_and_the_batch_goes_on(
     assert main(["run", "--run-key", "bad"]) == 1
     captured = capsys.readouterr()
     assert "Traceback" not in captured.out + captured.err
-    assert captured.err == ""
+    assert stderr_lines(captured.err) == []
     n = len(BAD)
     assert f"5/{5 + n} passed (pass rate 50%, coverage 50%, errors {n}); claims: " in captured.out
     assert f"cases in error by cause: oracle {n}; dimensions in error: oracle in {n}\n" in (

@@ -18,7 +18,7 @@ from eval_pipeline.cli.main import main
 from eval_pipeline.settings import PROJECT_ROOT
 from eval_pipeline_tests import tiny_chatbot
 from eval_pipeline_tests.scripted_openai import ScriptedOpenAI, error, is_probe
-from eval_pipeline_tests.stored_run import StoredRun, good_tiny_run, summary_of
+from eval_pipeline_tests.stored_run import StoredRun, good_tiny_run, stderr_lines, summary_of
 
 TINY = PROJECT_ROOT / "data" / "tiny"
 
@@ -121,7 +121,7 @@ def run_in_error(capsys: pytest.CaptureFixture[str], key: str) -> tuple[str, dic
     assert main(["run", "--run-key", key]) == 1
     captured = capsys.readouterr()
     assert "Traceback" not in captured.out + captured.err
-    assert captured.err == ""
+    assert stderr_lines(captured.err) == []
     _, summary = summary_of(captured.out)
     return captured.out, summary
 
