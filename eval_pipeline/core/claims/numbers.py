@@ -123,7 +123,11 @@ _UNIT_AFTER: tuple[tuple[re.Pattern[str], Unit, float], ...] = (
     ),
     (re.compile(r"(?:[x×](?![A-Za-z0-9])|\s*(?i:times)\b)"), "ratio", 1.0),
 )
-_ATTACHED_UNIT = re.compile(r"[hx×]|hrs?|mins?|secs?|wks?")
+MEASURE_SYMBOL = r"(?:[kMGT](?:Wh|Wp|VA|W|V|J|t)|(?:Wh|Hz|kg|km|mm|cm|Mt)|°[CF])(?![A-Za-z])"
+"""A physical unit symbol, SI-prefixed or of more than one letter ("kWh", "MW", "Hz", "km",
+"°C"): the number it follows is a measure of unknown unit, not a fraction or a count."""
+_MEASURE_AFTER = re.compile(rf"[ \t]?{MEASURE_SYMBOL}")
+_ATTACHED_UNIT = re.compile(rf"[hx×]|hrs?|mins?|secs?|wks?|{MEASURE_SYMBOL}")
 
 
 @dataclass(frozen=True)
@@ -289,6 +293,8 @@ def scan_numbers(text: str) -> list[ParsedNumber]:
         hedged, bound, start = prefix(text, numeral_start)
         if m.group("currency"):
             unit = "currency"
+        elif unit is None and (measure := _MEASURE_AFTER.match(text, m.end())):
+            unit, end = "number", measure.end()  # "4.2 GWh": the symbol is part of the claim
         written = str(int(base)) if in_words else core
         value = sign * float(base) * multiplier * unit_factor
         precision, place = written_precision(written, multiplier * unit_factor)

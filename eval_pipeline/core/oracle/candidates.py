@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.binding import Binding
 from eval_pipeline.core.oracle.facts import Fact
-from eval_pipeline.core.oracle.units import family, scale
+from eval_pipeline.core.oracle.units import family, measure_of, named_measure, scale
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,37 @@ def scales(unit: Unit | None, fact: Fact) -> list[float]:
         return [1.0, 100.0]
     factor = scale(unit, fact.unit)
     return [] if factor is None else [factor]
+
+
+def claim_scales(claim: Claim, unit: Unit | None, fact: Fact) -> list[float]:
+    """Factors putting the claim's value in the fact's scale. A claim in an SI-prefixed unit
+    ("4.2 GWh") is a measure: in the fact's own prefix when its name gives one
+    ("generation_mwh": 1,000), else at any power of 1,000; never a rate, money or time."""
+    base = scales(unit, fact)
+    measure = measure_of(claim.text)
+    if measure is None or not base:
+        return base
+    if fact.unit not in (None, "number", "count"):
+        return []
+    named = named_measure(fact.quantity_name)
+    if named is not None and named[1] == measure[1]:
+        return [1000.0 ** (measure[0] - named[0])]
+    return [1.0, 1e3, 1e-3, 1e6, 1e-6]
+
+
+def known_scale(claim: Claim, fact: Fact, value: float | None = None) -> bool:
+    """Is the claim's scale against the fact known: no SI-prefixed unit, the fact's name giving
+    the same unit with its prefix, or a value of the fact's magnitude (a prefix apart would be
+    a thousand times off)? ``value`` is what the claim is compared with, when derived from the
+    fact."""
+    measure = measure_of(claim.text)
+    if measure is None or claim.value is None:
+        return True
+    named = named_measure(fact.quantity_name)
+    if named is not None:
+        return named[1] == measure[1]
+    truth = fact.value if value is None else value
+    return bool(truth) and 0.1 <= claim.value / truth <= 10
 
 
 _RATIO_NAME = re.compile(r"(?i)ratio|multiple|times|index|^x_|_x$")

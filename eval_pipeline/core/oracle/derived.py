@@ -104,9 +104,12 @@ def _is_whole_of(part: Fact, other: Fact) -> bool:
     return same_rows
 
 
+_JOINED = re.compile(r",\s+(?i:and|but|while|whereas|whilst)\b")
 _NOT_ADDITIVE = re.compile(
-    r"(?i)avg|average|mean|median|rate|pct|percent|ratio|score|per_|_per|share"
+    r"(?i)(?<![a-z])(?:avg|average|mean|median|rates?|pct|percent(?:age)?|ratios?|scores?|"
+    r"shares?)(?![a-z])|per_|_per"
 )
+"""Name words of an average or a rate, whole ("generation" holds "ratio" but is an amount)."""
 
 
 def _amount(fact: Fact) -> bool:
@@ -175,6 +178,15 @@ class Deriver:
         return out
 
     # ------------------------------------------------------------------ named parts
+
+    def _phrase(self, claim: Claim, binding: Binding) -> tuple[int, int]:
+        """The claim's clause cut where a new one is joined on (", and", ", but", ", while")."""
+        start, end = binding.clause
+        text = self.ctx.answer
+        joins = list(_JOINED.finditer(text, start, end))
+        left = max((m.end() for m in joins if m.end() <= claim.span[0]), default=start)
+        right = min((m.start() for m in joins if m.start() >= claim.span[1]), default=end)
+        return left, right
 
     def _named(self, binding: Binding) -> tuple[list[str], list[Period]]:
         """Entities and periods named in the claim's sentence, else in the question."""
@@ -486,7 +498,12 @@ class Deriver:
                 )
             named = [f for f in series if f.labels & set(entities)]
             if 2 <= len(named) < len(series):  # "Friday to Sunday" names three rows, not two
-                pinned = cued and not self.ctx.labels_as_a_range(*binding.sentence)
+                clause = {m.key for m in self.ctx.labels_in(*self._phrase(claim, binding))}
+                pinned = (
+                    cued
+                    and not self.ctx.labels_as_a_range(*binding.sentence)
+                    and all(f.labels & clause for f in named)  # not "…, and X beat Y"
+                )
                 out.append(
                     Derived(sum(f.value for f in named), fact.unit, tuple(named), "sum", pinned)
                 )

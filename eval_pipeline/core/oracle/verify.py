@@ -18,7 +18,14 @@ from eval_pipeline.core.claims.extract import POLAR_WORDS
 from eval_pipeline.core.claims.layout import plain, search_before
 from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceValue, Unit, Verdict
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
-from eval_pipeline.core.oracle.candidates import Fit, best, claim_unit, fits, scales
+from eval_pipeline.core.oracle.candidates import (
+    Fit,
+    best,
+    claim_scales,
+    claim_unit,
+    fits,
+    known_scale,
+)
 from eval_pipeline.core.oracle.derived import SUM_CUE, Derived, Deriver
 from eval_pipeline.core.oracle.facts import (
     Fact,
@@ -37,7 +44,7 @@ from eval_pipeline.core.oracle.tolerance import (
     tolerance,
     within,
 )
-from eval_pipeline.core.oracle.units import RATES, family, less_is_better, scale
+from eval_pipeline.core.oracle.units import RATES, family, less_is_better, measure_of, scale
 
 _MAX_EVIDENCE = 12
 MAX_VERIFIED_CLAIMS = 5000
@@ -100,7 +107,7 @@ def _plausible(claim: Claim, unit: Unit | None, found: list[Fit]) -> list[Fit]:
 def _magnitude_ratio(claim: Claim, unit: Unit | None, fit: Fit) -> float:
     """How many times apart the claim's value and the fact's are (1 when equal)."""
     assert claim.value is not None
-    stated = abs(claim.value * next(iter(scales(unit, fit.fact)), 1.0))
+    stated = abs(claim.value * next(iter(claim_scales(claim, unit, fit.fact)), 1.0))
     truth = abs(fit.fact.value)
     if not stated or not truth:
         return float("inf")
@@ -188,7 +195,8 @@ class _Check:
                 self.claim, share, self.rule
             )
         stated = self._stated([fact])
-        return any(self._agrees(stated * s, fact.value, s) for s in scales(self.unit, fact))
+        factors = claim_scales(self.claim, self.unit, fact)
+        return any(self._agrees(stated * s, fact.value, s) for s in factors)
 
     def derived(self, found: Derived) -> bool:
         assert self.claim.value is not None
@@ -199,6 +207,11 @@ class _Check:
             factor = 0.01
         if factor is None:
             return False
+        prefixed = found.how in _SUMS and measure_of(self.claim.text) is not None
+        prefixes = claim_scales(self.claim, self.unit, found.facts[0]) if prefixed else []
+        return any(self._agrees_derived(found, factor * prefix) for prefix in prefixes or [1.0])
+
+    def _agrees_derived(self, found: Derived, factor: float) -> bool:
         stated, truth = self._stated(found.facts) * factor, found.value
         if not found.signed or self.claim.direction is None:
             stated, truth = abs(stated), abs(truth)
@@ -214,8 +227,11 @@ class _Check:
         return within(claim, stated, truth, factor, self.rule)
 
 
+_SUMS = ("total", "sum", "difference", "mean")
+"""Derivations in the parts' own scale, which a claim in a prefixed unit is put in."""
 _CHANGE_NAME = re.compile(
-    r"(?i)change|delta|diff|growth|increase|decrease|variation|variance|yoy|mom|qoq|wow|vs|gain|drop"
+    r"(?i)change|delta|diff|growth|increase|decrease|variation|variance|yoy|qoq|gain|drop"
+    r"|(?<![a-z])(?:mom|wow|vs)(?![a-z])"  # not "moment", "vswitch"
 )
 
 
@@ -471,6 +487,8 @@ class _Verifier:
             return False
         if found.how == "amount per item":
             return False
+        if not known_scale(claim, found.facts[0], found.value):
+            return False  # "4.2 GWh" beside a sum of rows whose prefix is not known
         if found.how in ("total", "sum") and abs(claim.value or 0) <= max(
             abs(f.value) for f in found.facts
         ):
@@ -514,6 +532,8 @@ class _Verifier:
             return None, f"a share, which {first.fact.describe()} is not"
         if claim.unit in ("percent", "fraction") and _OF_ANOTHER.match(after):
             return None, "a share of another entity's quantity, not its rate"
+        if not known_scale(claim, first.fact):
+            return None, f"a measure whose unit prefix {first.fact.describe()} may not share"
         if claim.unit not in RATES and self._a_part_of(claim, binding, first.fact):
             return None, "a part of another entity's or period's total, not its level"
         noun = head_noun(self.ctx.answer, claim)

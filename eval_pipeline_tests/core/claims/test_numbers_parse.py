@@ -72,6 +72,14 @@ PARSES: list[tuple[str, str, float, str, float, bool]] = [
     ("some 300", "some 300", 300.0, "count", 0.5, True),
     ("approx. 1,200", "approx. 1,200", 1200.0, "count", 0.5, True),
     ("about 1,234", "about 1,234", 1234.0, "count", 0.5, True),
+    # a physical unit symbol makes a measure of unknown unit, not a fraction or a count
+    ("4.2 GWh", "4.2 GWh", 4.2, "number", 0.05, False),
+    ("12kW", "12kW", 12.0, "number", 0.5, False),
+    ("1.2MW", "1.2MW", 1.2, "number", 0.05, False),
+    ("0.42 kg", "0.42 kg", 0.42, "number", 0.005, False),
+    ("50Hz", "50Hz", 50.0, "number", 0.5, False),
+    ("22°C", "22°C", 22.0, "number", 0.5, False),
+    ("about 450 kWh", "about 450 kWh", 450.0, "number", 0.5, True),
 ]
 
 

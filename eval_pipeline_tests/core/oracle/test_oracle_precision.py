@@ -80,6 +80,25 @@ WEEKLY_KWH = ref(
     sql="SELECT week_start, SUM(kwh) AS consumption_kwh FROM m GROUP BY week_start",
 )
 
+OUTPUT_MWH = ref({"North": 4200.0, "South": 3150.0}, "number", name="output_mwh")
+OUTPUT = ref({"North": 4200.0, "South": 3150.0}, "number", name="output")
+MONTHLY_GENERATION = ref(
+    {
+        "columns": ["month", "generation"],
+        "rows": [["2025-01-01", 1200.0], ["2025-02-01", 1350.0], ["2025-03-01", 1650.0]],
+    },
+    sql="SELECT month, SUM(x) AS generation FROM g GROUP BY month",
+)
+SHARE = ref(38.5, "percent", name="renewable_share")
+ACCOUNTS = ref(
+    {
+        "columns": ["account", "revenue"],
+        "rows": [["Acme", 420_000], ["Globex", 340_000], ["Initech", 290_000], ["Stark", 180_000]],
+    },
+    column_units={"revenue": "currency"},
+    name="top_accounts",
+)
+
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # markdown emphasis reads as spaces: "*above*" still makes a comparison
     ("emphasis", "", "North scored 0.34 points *above* South.", [SCORES], [S]),
@@ -215,6 +234,36 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         "November's total consumption was 15,902.5 kWh, about 5,168 kWh a week on average.",
         [WEEKLY_KWH],
         [C, S],
+    ),
+    # a measure in an SI-prefixed unit is compared in the fact's prefix when its name gives one,
+    # else at any power of 1,000, and accuses only a value of the fact's own magnitude
+    (
+        "prefixed units",
+        "",
+        "North's output was 4.2 GWh, South's 3,300 MWh.",
+        [OUTPUT_MWH],
+        [S, C],
+    ),
+    ("prefixed units", "", "North's output was 4.5 GWh.", [OUTPUT_MWH], [C]),
+    ("prefixed units", "", "North's output was 4.5 GWh, South's 3.15 GWh.", [OUTPUT], [U, S]),
+    ("prefixed units", "", "North's output was 4,500 MWh.", [OUTPUT], [C]),
+    # a measure is no fraction: 0.38 kg is not a 38% share
+    ("prefixed units", "", "Emissions were 0.385 kg per unit.", [SHARE], [U]),
+    # a column whose name holds "ratio" inside a word ("generation") still adds up
+    (
+        "additive name",
+        "",
+        "January: 1,200 MWh; February: 1,350 MWh; March: 1,650 MWh. In total, 4.2 GWh.",
+        [MONTHLY_GENERATION],
+        [S, S, S, S],
+    ),
+    # rows named in another clause joined on (", and …") are not the ones a total adds up
+    (
+        "named in another clause",
+        "",
+        "The top three together brought in $1.05M, and Acme alone made 2.3 times what Stark did.",
+        [ACCOUNTS],
+        [U, S],
     ),
 ]
 
