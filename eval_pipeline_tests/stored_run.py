@@ -8,12 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from eval_pipeline.cli.main import main
 from eval_pipeline.core.results_store import ResultsStore
-from eval_pipeline.settings import load_settings
-from eval_pipeline_tests.cli.test_cli import tiny_env
 
 CASE_STEPS = ("chatbot_responses", "extracted_claims", "oracle_verdicts", "judge_scores")
 
@@ -55,13 +50,3 @@ def _records(store_url: str, run_key: str) -> dict[str, Any]:
     records: dict[str, Any] = {step: store.latest(step, run_key) for step in CASE_STEPS}
     assert all(records.values()), f"run {run_key} stored no records of some step"
     return {**records, "eval_run": store.run_record("eval_run", run_key)}
-
-
-def good_tiny_run(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> StoredRun:
-    """The tiny domain set up in ``tmp_path`` and a finished run of its honest bot, as stored."""
-    tiny_env(tmp_path, monkeypatch, "honest")
-    assert main(["run", "--run-key", "good"]) == 0
-    path, _ = summary_of(capsys.readouterr().out)
-    return StoredRun.of(load_settings().results_store_url, path)

@@ -14,7 +14,8 @@ import pytest
 
 from eval_pipeline.cli.main import main
 from eval_pipeline.settings import PROJECT_ROOT
-from eval_pipeline_tests.stored_run import good_tiny_run, stderr_lines, summary_of
+from eval_pipeline_tests.stored_results import GoodRun
+from eval_pipeline_tests.stored_run import stderr_lines, summary_of
 
 TINY = PROJECT_ROOT / "data" / "tiny"
 
@@ -46,9 +47,11 @@ def bad_world(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def test_each_bad_value_or_exit_errs_its_own_case_and_the_batch_goes_on(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    good_env: GoodRun,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    good = good_tiny_run(tmp_path, monkeypatch, capsys)
     bkg_path, golden_path = bad_world(tmp_path)
     monkeypatch.setenv("EVAL_BKG_PATH", str(bkg_path))
     monkeypatch.setenv("EVAL_GOLDEN_PATH", str(golden_path))
@@ -70,7 +73,7 @@ def test_each_bad_value_or_exit_errs_its_own_case_and_the_batch_goes_on(
         expected = f"oracle: no reference could be computed: bad_{name}: {reason}"
         assert case["errors"][0].startswith(expected), case["errors"]
     assert all(cases[f"TC_00{i}"]["passed"] for i in range(1, 6)), "the rest of the batch"
-    good.assert_unchanged()
+    good_env.before.assert_unchanged()
 
     assert main(["validate"]) == 1
     captured = capsys.readouterr()
@@ -80,4 +83,4 @@ def test_each_bad_value_or_exit_errs_its_own_case_and_the_batch_goes_on(
     for (name, (_, reason)), line in zip(BAD.items(), lines[:-1], strict=True):
         prefix = f"{golden_path}: BAD_{name}.reference[0]: kpi 'bad_{name}' failed: {reason}"
         assert line.startswith(prefix), line
-    good.assert_unchanged()
+    good_env.before.assert_unchanged()

@@ -16,15 +16,15 @@ import pytest
 from eval_pipeline.cli.main import main
 from eval_pipeline.settings import PROJECT_ROOT
 from eval_pipeline_tests import tiny_chatbot
-from eval_pipeline_tests.stored_run import good_tiny_run, summary_of
+from eval_pipeline_tests.stored_results import GoodRun
+from eval_pipeline_tests.stored_run import summary_of
 
 TINY = PROJECT_ROOT / "data" / "tiny"
 
 
 def test_an_answer_over_the_cap_errs_its_case_and_one_under_it_is_evaluated(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    good_env: GoodRun, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    good = good_tiny_run(tmp_path, monkeypatch, capsys)
     monkeypatch.setenv("EVAL_CHATBOT_CALLABLE", "eval_pipeline_tests.tiny_chatbot:long_winded")
     monkeypatch.setenv("EVAL_CHATBOT_MAX_ANSWER_BYTES", str(tiny_chatbot.LONG_ANSWER_BYTES))
     assert main(["run", "--run-key", "long"]) == 1
@@ -40,13 +40,15 @@ def test_an_answer_over_the_cap_errs_its_case_and_one_under_it_is_evaluated(
     assert cases["TC_004"]["state"] == "scored", cases["TC_004"]["errors"]
     assert sum(cases["TC_004"]["verdict_counts"].values()) > 5000, "its figures were read"
     assert all(cases[c]["passed"] for c in ("TC_001", "TC_002", "TC_005"))
-    good.assert_unchanged()
+    good_env.before.assert_unchanged()
 
 
 def test_an_oversized_golden_field_stops_run_before_the_chatbot_is_asked(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    good_env: GoodRun,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    good = good_tiny_run(tmp_path, monkeypatch, capsys)
     golden = json.loads((TINY / "golden_dataset.json").read_text())
     golden[1]["context"] = "Earlier: " + "we talked about bread. " * 1000
     path = tmp_path / "long_context.json"
@@ -64,4 +66,4 @@ def test_an_oversized_golden_field_stops_run_before_the_chatbot_is_asked(
     assert main(["validate"]) == 1
     assert capsys.readouterr().err.strip().splitlines() == [expected, "1 problem(s) found"]
     assert tiny_chatbot.asked_so_far() == asked, "the chatbot was not asked"
-    good.assert_unchanged()
+    good_env.before.assert_unchanged()

@@ -18,7 +18,8 @@ from eval_pipeline.cli.main import main
 from eval_pipeline.settings import PROJECT_ROOT
 from eval_pipeline_tests import tiny_chatbot
 from eval_pipeline_tests.scripted_openai import ScriptedOpenAI, error, is_probe
-from eval_pipeline_tests.stored_run import StoredRun, good_tiny_run, stderr_lines, summary_of
+from eval_pipeline_tests.stored_results import GoodRun
+from eval_pipeline_tests.stored_run import stderr_lines, summary_of
 
 TINY = PROJECT_ROOT / "data" / "tiny"
 
@@ -33,13 +34,6 @@ def run_stopped(capsys: pytest.CaptureFixture[str], key: str) -> tuple[int, str]
     return code, lines[0]
 
 
-@pytest.fixture
-def good_run(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> StoredRun:
-    return good_tiny_run(tmp_path, monkeypatch, capsys)
-
-
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -47,7 +41,7 @@ def free_port() -> int:
 
 
 def test_a_wrong_judge_key_stops_the_run_before_the_chatbot_is_asked(
-    good_run: StoredRun, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    good_env: GoodRun, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with ScriptedOpenAI(api_key="sk-right") as server:
         monkeypatch.setenv("EVAL_LLM_BASE_URL", server.base_url)
@@ -60,11 +54,11 @@ def test_a_wrong_judge_key_stops_the_run_before_the_chatbot_is_asked(
     assert line.startswith("settings: EVAL_LLM_API_KEY: the judge at ")
     assert "sk-wrong-key" not in line
     assert tiny_chatbot.asked_so_far() == asked
-    good_run.assert_unchanged()
+    good_env.before.assert_unchanged()
 
 
 def test_an_unknown_model_and_an_unreachable_judge_name_their_variables(
-    good_run: StoredRun, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    good_env: GoodRun, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("EVAL_LLM_MODEL", "no-such-model")
     monkeypatch.setenv("EVAL_LLM_API_KEY", "sk-test")
@@ -76,7 +70,7 @@ def test_an_unknown_model_and_an_unreachable_judge_name_their_variables(
     monkeypatch.setenv("EVAL_LLM_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
     code, line = run_stopped(capsys, "fresh-2")
     assert code == 2 and line.startswith("settings: EVAL_LLM_BASE_URL: ")
-    good_run.assert_unchanged()
+    good_env.before.assert_unchanged()
 
 
 def test_a_judge_that_only_rate_limits_is_not_a_misconfiguration() -> None:
@@ -93,7 +87,7 @@ def test_a_judge_that_only_rate_limits_is_not_a_misconfiguration() -> None:
 
 
 def test_an_unreachable_warehouse_stops_the_run_naming_its_variable(
-    good_run: StoredRun,
+    good_env: GoodRun,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -104,7 +98,7 @@ def test_an_unreachable_warehouse_stops_the_run_naming_its_variable(
     assert code == 2
     assert line.startswith("settings: EVAL_DATABASE_URL: cannot ")
     assert tiny_chatbot.asked_so_far() == asked
-    good_run.assert_unchanged()
+    good_env.before.assert_unchanged()
 
 
 def broken_kpi_bkg(tmp_path: Path) -> Path:
@@ -127,7 +121,7 @@ def run_in_error(capsys: pytest.CaptureFixture[str], key: str) -> tuple[str, dic
 
 
 def test_a_kpi_that_raises_leaves_its_cases_in_error_and_the_run_exits_nonzero(
-    good_run: StoredRun,
+    good_env: GoodRun,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -144,11 +138,11 @@ def test_a_kpi_that_raises_leaves_its_cases_in_error_and_the_run_exits_nonzero(
     assert summary["cases_error"] == 2 and summary["coverage"] == 0.6
     assert "3/5 passed (pass rate 60%, coverage 60%, errors 2); claims: " in out
     assert "cases in error by cause: oracle 2; dimensions in error: oracle in 2\n" in out
-    good_run.assert_unchanged()
+    good_env.before.assert_unchanged()
 
 
 def test_judges_failing_mid_run_leave_every_case_in_error(
-    good_run: StoredRun, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    good_env: GoodRun, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with ScriptedOpenAI(api_key="sk-test", default=error(500)) as server:
         for key, value in server.judge_env(llm_max_retries="0").items():
@@ -166,4 +160,4 @@ def test_judges_failing_mid_run_leave_every_case_in_error(
         "cases in error by cause: judges 5, oracle 5; dimensions in error: bkg in 5, "
         "content_quality in 5, on_topic in 5, oracle in 5\n"
     ) in out
-    good_run.assert_unchanged()
+    good_env.before.assert_unchanged()
