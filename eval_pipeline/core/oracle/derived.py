@@ -137,9 +137,16 @@ def _own_words(near: str, start: int, claim: Claim) -> str:
 class Deriver:
     """Derivations for the claims of one answer against one case's facts."""
 
-    def __init__(self, facts: Sequence[Fact], ctx: AnswerContext) -> None:
+    def __init__(
+        self,
+        facts: Sequence[Fact],
+        ctx: AnswerContext,
+        anchors: dict[int, list[int]] | None = None,
+    ) -> None:
         self.facts = list(facts)
         self.ctx = ctx
+        self.anchors = {} if anchors is None else anchors
+        """id(fact) → positions of the claims that state it (filled before verification)."""
         self.series = by_series(facts)
         self._index = {id(f): i for i, f in enumerate(self.facts)}
         self._in_series = {
@@ -430,12 +437,43 @@ class Deriver:
                     out.append((fact, latest[1], _adjacent(latest[0], own[0]), True))
         return out
 
+    def _stated_pair(self, claim: Claim, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
+        """For a change written after the two levels it compares, in one table row or clause
+        ("| Harbor | $210 | $221 | +5.0% |", "North: 77.4%, up 6.4 points on 71.0%"): those two
+        facts, of one metric and one row from two references; the later period is the subject,
+        else the pair is unordered. With only one level stated, the same row's value in the
+        other reference, when there is exactly one."""
+        start = binding.clause[0]
+        stated = [
+            f
+            for f in self.facts
+            if any(start <= at < claim.span[0] for at in self.anchors.get(id(f), ()))
+        ]
+        if len(stated) == 1:
+            stated += [
+                other
+                for other in self._rows[(stated[0].labels, stated[0].scope)]
+                if other.source is not stated[0].source and _same_metric(other, stated[0])
+            ]
+        if len(stated) != 2 or stated[0].source is stated[1].source:
+            return []
+        a, b = stated
+        if a.labels != b.labels or not _same_metric(a, b):
+            return []
+        pa, pb = next(iter(a.periods), None), next(iter(b.periods), None)
+        if pa is not None and pb is not None and pa != pb:
+            later, earlier = (a, b) if _later(pa, pb) else (b, a)
+            return [(later, earlier, True, True)]
+        return [(a, b, True, False), (b, a, True, False)]
+
     def changes(self, claim: Claim, binding: Binding, unit: Unit | None) -> list[Derived]:
         """Differences (in the facts' unit, or points for rates) and relative changes (%)."""
         out: list[Derived] = []
         pairs = self._pairs(binding)
         if not pairs:
             pairs = self._previous(binding)
+        if not pairs:
+            pairs = self._stated_pair(claim, binding)
         for a, b, pinned, ordered in pairs:
             rate = a.unit in RATES
             factor = 100.0 if a.unit == "fraction" else 1.0

@@ -297,9 +297,9 @@ class _Verifier:
         self.ctx = ctx
         self.usable = usable
         self.rule = rule
-        self.deriver = Deriver(facts, ctx)
         self.anchors: dict[int, list[int]] = {}
         """id(fact) → positions of the claims that state it."""
+        self.deriver = Deriver(facts, ctx, self.anchors)
         self._rates = any(f.unit in RATES for f in facts)
         self._scores = any(_SCORE_NAME.search(f.quantity_name) for f in facts)
         """The references hold a score, so "4.2 out of 5" may be checked."""

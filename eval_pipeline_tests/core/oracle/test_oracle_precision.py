@@ -99,6 +99,16 @@ ACCOUNTS = ref(
     name="top_accounts",
 )
 
+FARE = [
+    ref(
+        {"columns": ["line", "avg_fare"], "rows": [["Red", red], ["Blue", blue]]},
+        sql="SELECT line, AVG(fare) AS avg_fare FROM t WHERE d BETWEEN :start AND :end GROUP BY 1",
+        params={"start": f"{year}-01-01", "end": f"{year}-03-31"},
+        column_units={"avg_fare": "currency"},
+    )
+    for year, red, blue in ((2024, 2.10, 2.40), (2025, 2.31, 2.52))
+]
+
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # markdown emphasis reads as spaces: "*above*" still makes a comparison
     ("emphasis", "", "North scored 0.34 points *above* South.", [SCORES], [S]),
@@ -264,6 +274,15 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         "The top three together brought in $1.05M, and Acme alone made 2.3 times what Stark did.",
         [ACCOUNTS],
         [U, S],
+    ),
+    # a change written after the two levels of its row compares them (later on earlier)
+    (
+        "change of a row's levels",
+        "",
+        "| Line | Q1 2024 | Q1 2025 | Change |\n|---|---|---|---|\n"
+        "| Red | $2.10 | $2.31 | +10.0% |\n| Blue | $2.40 | $2.52 | +9.0% |",
+        FARE,
+        [S, S, S, S, S, C],
     ),
 ]
 
