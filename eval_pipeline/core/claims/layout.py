@@ -312,3 +312,8 @@ class Layout:
     def item_of(self, position: int) -> ListItem | None:
         i = containing(*self._items, position)
         return self.items[i] if i >= 0 else None
+
+    def items_before(self, item: ListItem, most: int) -> list[ListItem]:
+        """Up to ``most`` list items before ``item``, nearest first."""
+        i = bisect.bisect_left(self._items[1], item.start)
+        return self.items[max(0, i - most) : i][::-1]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TypeVar
 
-from eval_pipeline.core.claims.layout import Layout, starting_within
+from eval_pipeline.core.claims.layout import Layout, ListItem, starting_within
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.facts import tokens
 from eval_pipeline.core.oracle.labels import Form, LabelMention, label_mentions
@@ -432,14 +432,45 @@ def _lead_in(ctx: AnswerContext, position: int) -> tuple[int, int] | None:
 
 
 def _item_names(ctx: AnswerContext, position: int) -> tuple[set[str], list[Period], int] | None:
-    """A list item naming one entity (or one period) is about it throughout."""
+    """A list item naming one entity (or one period) is about it throughout; a nested item
+    naming neither is about what its parent item names ("- **North** — 637 visits" then
+    "  - no-shows 6.8%, rating 4.3")."""
     item = ctx.layout.item_of(position)
     if item is None:
         return None
+    entities, periods = _names_of(ctx, item)
+    if not entities and not periods and (parent := _parent_item(ctx, item)) is not None:
+        entities, periods = _names_of(ctx, parent)
+        position = parent.start
+    return entities, periods, position
+
+
+def _names_of(ctx: AnswerContext, item: ListItem) -> tuple[set[str], list[Period]]:
     entities = {m.key for m in ctx.labels_in(item.start, item.end)}
     periods = list(dict.fromkeys(m.period for m in ctx.periods_in(item.start, item.end)))
-    one = periods if len(periods) == 1 else []
-    return (entities if len(entities) == 1 else set(), one, position)
+    return (entities if len(entities) == 1 else set()), (periods if len(periods) == 1 else [])
+
+
+_MAX_NESTED = 50
+"""Items looked back over for a nested item's parent (a list nests a handful deep)."""
+
+
+def _parent_item(ctx: AnswerContext, item: ListItem) -> ListItem | None:
+    """The less indented item a nested one is under, in the same unbroken list."""
+    indent = _indent(ctx.answer, item)
+    if not indent:
+        return None
+    for before in ctx.layout.items_before(item, _MAX_NESTED):
+        if "\n\n" in ctx.answer[before.end : item.start]:
+            return None  # another paragraph
+        if _indent(ctx.answer, before) < indent:
+            return before
+    return None
+
+
+def _indent(text: str, item: ListItem) -> int:
+    line = text[item.start : item.end]
+    return len(line) - len(line.lstrip(" \t"))
 
 
 def _line_heads(

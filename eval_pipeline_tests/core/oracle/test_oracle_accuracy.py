@@ -98,6 +98,6 @@ def test_blind_set_holds_its_measured_figures() -> None:
     assert len(blind.labelled) >= 450 and blind.claims >= 3600
     assert blind.precision("contradicted") >= 0.98, mistakes
     assert blind.precision("supported") >= 0.98
-    assert blind.recall("contradicted") >= 0.77
-    assert blind.recall("supported") >= 0.83
+    assert blind.recall("contradicted") >= 0.78
+    assert blind.recall("supported") >= 0.84
     assert blind.right_answers_failed <= 3, mistakes

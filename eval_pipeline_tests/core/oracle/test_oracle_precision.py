@@ -109,6 +109,14 @@ FARE = [
     for year, red, blue in ((2024, 2.10, 2.40), (2025, 2.31, 2.52))
 ]
 
+CARDS = ref(
+    {
+        "columns": ["depot", "loads", "late_pct", "avg_unload_hours"],
+        "rows": [["Avon", 4650, 2.6, 2.4], ["Tees", 2210, 13.6, 2.9]],
+    },
+    name="depot_scorecard",
+)
+
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # markdown emphasis reads as spaces: "*above*" still makes a comparison
     ("emphasis", "", "North scored 0.34 points *above* South.", [SCORES], [S]),
@@ -283,6 +291,15 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         "| Red | $2.10 | $2.31 | +10.0% |\n| Blue | $2.40 | $2.52 | +9.0% |",
         FARE,
         [S, S, S, S, S, C],
+    ),
+    # a nested list item naming nothing is about what its parent item names
+    (
+        "nested item",
+        "",
+        "- **Avon** — 4,650 loads\n  - late 2.6%, unloading 2.4 hours\n"
+        "- **Tees** — 2,210 loads\n  - late 12.6%, unloading 2.9 hours",
+        [CARDS],
+        [S, S, S, S, C, S],
     ),
 ]
 
