@@ -162,9 +162,16 @@ def test_bkg_code_that_exits_while_loading_is_a_problem_not_a_silent_exit(
 # --------------------------------------------------------------------------- one run per key
 
 
-def wait_for(condition: Any, timeout: float = 60.0) -> None:
+def wait_for(
+    condition: Any, process: subprocess.Popen[str] | None = None, timeout: float = 600.0
+) -> None:
+    """Until ``condition()``; fails at once when ``process`` ended first. The bound is generous:
+    on a loaded machine a fresh process takes a long while to import and validate."""
     deadline = time.monotonic() + timeout
     while not condition():
+        if process is not None and process.poll() is not None:
+            _, err = process.communicate()
+            raise AssertionError(f"the process ended first (exit {process.returncode}): {err}")
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.05)
 
@@ -190,14 +197,14 @@ def test_a_second_run_of_a_key_in_flight_is_refused_and_the_first_counts_right(
     )
     try:
         ledger = RunLedger(results_url)
-        wait_for(lambda: ledger.lock_holder("shared") is not None)
+        wait_for(lambda: ledger.lock_holder("shared") is not None, other)
         asked = tiny_chatbot.asked_so_far()
         assert main(["run", "--run-key", "shared"]) == 2
         line = one_line(capsys.readouterr().err)
         assert tiny_chatbot.asked_so_far() == asked
     finally:
         gate.touch()
-        out, err = other.communicate(timeout=180)
+        out, err = other.communicate(timeout=600)
     assert line.startswith(
         f"run key: shared: being evaluated by process {other.pid} on {socket.gethostname()} since "
     )
