@@ -12,7 +12,7 @@ import pytest
 from eval_pipeline.cli.main import main
 from eval_pipeline.settings import Settings, load_settings
 from eval_pipeline_tests.cli.test_cli import tiny_env
-from eval_pipeline_tests.stored_run import StoredRun
+from eval_pipeline_tests.stored_run import StoredRun, stderr_lines
 from eval_pipeline_tests.stored_run import summary_of as summary_file_of
 
 
@@ -58,8 +58,8 @@ def settings_into(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
 
 
 def one_line(err: str) -> str:
-    """The only line a command printed on stderr (no traceback, nothing else)."""
-    lines = err.strip().splitlines()
+    """The only line a command printed on stderr besides progress (no traceback, nothing else)."""
+    lines = stderr_lines(err.strip())
     assert len(lines) == 1, err
     assert "Traceback" not in err
     return lines[0]
