@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -366,3 +369,28 @@ def test_a_golden_case_may_not_take_the_prefix_of_logged_conversations(tmp_path:
     assert [(p.location, "logged conversations" in p.message) for p in problems] == [
         ("conv.c-1", True)
     ]
+
+
+def test_the_conversations_command_evaluates_the_latest_and_prints_the_summary_last(
+    tmp_path: Path,
+) -> None:
+    settings = tiny_sqlite_settings(tmp_path)
+    source_url = f"sqlite:///{tmp_path / 'chats.db'}"
+    write(source_url, messages(settings["database_url"]))
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("EVAL_", "DAGSTER_HOME"))},
+        **{f"EVAL_{k.upper()}": v for k, v in {**settings, **MAPPING}.items()},
+        "EVAL_CONVERSATIONS_URL": source_url,
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "eval_pipeline.cli.main", "conversations", "--last", "2"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    summary = json.loads(Path(result.stdout.strip().splitlines()[-1]).read_text())
+    # the two most recent: c-3 has no answer yet, so only c-2 is evaluated
+    assert [c["case_id"] for c in summary["cases"]] == ["conv.c-2"]
+    assert summary["run_key"].endswith("-conversations")
