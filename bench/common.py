@@ -23,7 +23,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -501,6 +501,38 @@ def bot_process(
             proc.wait()
 
 
+OTLP_SINK = """
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+class Handler(BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"""
+
+
+@contextmanager
+def otlp_sink() -> Iterator[str]:
+    """An OTLP/HTTP endpoint in a process of its own that accepts every export and keeps
+    nothing, so only the evaluation's side of the export is measured; yields its URL."""
+    proc = subprocess.Popen([sys.executable, "-c", OTLP_SINK], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        yield f"http://127.0.0.1:{proc.stdout.readline().strip()}"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 def use_dagster_home(home: Path) -> Path:
     """A persistent Dagster home under ``home`` with the project's dagster.yaml."""
     dagster_home = home / "dagster"
@@ -542,13 +574,23 @@ def add_child_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def evaluate_in_child(
-    script: str, home: Path, golden: Path, database_url: str, bot_url: str, concurrency: int
+    script: str,
+    home: Path,
+    golden: Path,
+    database_url: str,
+    bot_url: str,
+    concurrency: int,
+    env: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """What ``script --child ...`` printed as JSON on its last line: one evaluation in a fresh
-    process of its own, apart from the benchmark's and the bot's."""
+    process of its own, apart from the benchmark's and the bot's (``env`` added to its
+    environment)."""
     command = [sys.executable, script, "--child", str(home), str(golden), database_url, bot_url]
     done = subprocess.run(
-        [*command, "--concurrency", str(concurrency)], capture_output=True, text=True
+        [*command, "--concurrency", str(concurrency)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
     )
     check_exit(done, "the evaluation's process")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])

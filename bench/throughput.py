@@ -9,13 +9,18 @@ same concurrency. ``throughput`` is (b)'s wall time over (a)'s on an otherwise i
 ``throughput_busy`` is the same pair measured again while a CPU-bound process (``busy_core``)
 keeps one core busy from before the bare loop until after the evaluation.
 
+With ``--otel`` the idle pair is measured once more with ``EVAL_OTEL_ENDPOINT`` pointed at a
+loopback OTLP/HTTP endpoint in a process of its own that accepts everything (``common.otlp_sink``):
+``throughput_otel`` is that pair's ratio and how far it moved from the idle one (issue #20's
+target: at most 0.03), with the spans the evaluation exported and failed.
+
 ``cpu`` is the user + system CPU time of the idle evaluation's process over its whole life
 (interpreter start and imports, ``setup_s``, included) and of its children (the sentence encoder
 worker, Dagster's log watchers), not the bot's, which is this process's child. The evaluation's
 process measures itself when the evaluation is over and its encoder worker has been closed and
 waited for (``common.tree_cpu_s``); the encoder's part is read from /proc just before.
 
-    .venv/bin/python bench/throughput.py [--cases 500] [--concurrency 32]
+    .venv/bin/python bench/throughput.py [--cases 500] [--concurrency 32] [--otel]
 """
 
 from __future__ import annotations
@@ -101,17 +106,25 @@ def child(home: Path, golden: Path, url: str, bot_url: str, concurrency: int) ->
         "setup_cpu_s": setup,
         "encoder_cpu_s": sum(running[p] for p in encoder),
         "unreaped": [" ".join(common.cmdline(p)) for p in unreaped],
+        "trace_export": summary.get("trace_export"),
     }
     print(json.dumps(result), flush=True)
 
 
 def bare_and_pipeline(
-    root: Path, cases: list[dict[str, Any]], url: str, bot_url: str, concurrency: int
+    root: Path,
+    cases: list[dict[str, Any]],
+    url: str,
+    bot_url: str,
+    concurrency: int,
+    env: dict[str, str] | None = None,
 ) -> tuple[float, dict[str, Any]]:
     """The bare loop's seconds, then the evaluation's figures (``child``) under ``root``."""
     bare = bare_calls(bot_url, cases, concurrency)
     golden = common.write_golden(len(cases), root / "golden.json")
-    result = common.evaluate_in_child(__file__, root / "home", golden, url, bot_url, concurrency)
+    result = common.evaluate_in_child(
+        __file__, root / "home", golden, url, bot_url, concurrency, env
+    )
     if result["errors"]:
         raise SystemExit(f"pipeline: {result['errors']} case(s) in error")
     return bare, result
@@ -121,6 +134,7 @@ def main(argv: list[str] | None = None) -> list[str]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=500)
     parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--otel", action="store_true", help="also measure with trace export on")
     common.add_child_argument(parser)
     args = parser.parse_args(argv)
     if args.child:
@@ -134,6 +148,11 @@ def main(argv: list[str] | None = None) -> list[str]:
         url = common.build_warehouse(root / "warehouse")
         with common.bot_process(url, ttft_s=TTFT_S, answer_s=ANSWER_S) as bot_url:
             bare, idle = bare_and_pipeline(root / "idle", cases, url, bot_url, concurrency)
+            traced: tuple[float, dict[str, Any]] | None = None
+            if args.otel:
+                with common.otlp_sink() as endpoint:
+                    env = {"EVAL_OTEL_ENDPOINT": endpoint}
+                    traced = bare_and_pipeline(root / "otel", cases, url, bot_url, concurrency, env)
             with common.busy_core():
                 busy_bare, busy = bare_and_pipeline(root / "busy", cases, url, bot_url, concurrency)
     print(
@@ -154,6 +173,15 @@ def main(argv: list[str] | None = None) -> list[str]:
         f"pipeline={busy['seconds']:.1f}s bare={busy_bare:.1f}s cases={n} "
         f"concurrency={concurrency}",
     ]
+    if traced is not None:
+        traced_bare, on = traced
+        exported = on["trace_export"] or {}
+        ratio = on["seconds"] / traced_bare
+        lines.append(
+            f"throughput_otel: ratio={ratio:.2f} moved={ratio - pipeline / bare:+.2f} "
+            f"pipeline={on['seconds']:.1f}s bare={traced_bare:.1f}s "
+            f"spans={exported.get('spans', 0)} failed={exported.get('failed', 0)}"
+        )
     print("\n".join(lines), flush=True)
     return lines
 

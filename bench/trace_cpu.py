@@ -25,44 +25,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common
-
-RECEIVER = """
-import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-class Handler(BaseHTTPRequestHandler):
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        self.send_response(200)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
-
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-print(server.server_address[1], flush=True)
-server.serve_forever()
-"""
-
-
-@contextmanager
-def receiver() -> Iterator[str]:
-    """An OTLP/HTTP endpoint in its own process that accepts everything; yields its URL."""
-    proc = subprocess.Popen([sys.executable, "-c", RECEIVER], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        yield f"http://127.0.0.1:{proc.stdout.readline().strip()}"
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def child(home: Path, golden: Path, url: str, bot_url: str, concurrency: int) -> None:
@@ -121,7 +88,7 @@ def main(argv: list[str] | None = None) -> list[str]:
         root = Path(tmp)
         golden = common.write_golden(args.cases, root / "golden.json")
         url = common.build_warehouse(root / "warehouse")
-        with common.bot_process(url) as bot_url, receiver() as endpoint:
+        with common.bot_process(url) as bot_url, common.otlp_sink() as endpoint:
             for _ in range(args.rounds):
                 off.append(one(root, golden, url, bot_url, args.concurrency, "")["cpu_s"])
                 traced = one(root, golden, url, bot_url, args.concurrency, endpoint)

@@ -19,9 +19,11 @@ import yaml
 
 from eval_pipeline.core.adapters.base import AnswerCapped, ChatbotAdapter
 from eval_pipeline.core.adapters.http_json import HTTPJSONAdapter
+from eval_pipeline.core.adapters.openai_chat import OpenAIChatAdapter
 from eval_pipeline.core.adapters.python_callable import CallableAdapter
 from eval_pipeline.core.adapters.redacting import RedactingAdapter
 from eval_pipeline.core.adapters.sse import SSEAdapter
+from eval_pipeline.core.adapters.ui_config import load_ui_config
 from eval_pipeline.core.analysis.baseline import baseline_problems
 from eval_pipeline.core.inputs import database_problems, url_password
 from eval_pipeline.core.models import BKG
@@ -51,19 +53,49 @@ def _transport(settings: Settings, redactor: Redactor) -> ChatbotAdapter:
             settings.chatbot_url,
             username=settings.chatbot_username,
             password=settings.chatbot_password,
-            connect_timeout_s=settings.chatbot_connect_timeout_s,
-            read_timeout_s=settings.chatbot_read_timeout_s,
-            total_timeout_s=settings.chatbot_total_timeout_s,
-            retries=settings.chatbot_retries,
-            pool_size=max(settings.concurrency, 8),
-            max_answer_bytes=settings.chatbot_max_answer_bytes,
             redactor=redactor,
             intent_event=settings.chatbot_intent_event,
             intent_path=settings.chatbot_intent_path,
+            **_stream_limits(settings),
+        )
+    if settings.chatbot_kind == "openai_chat":
+        return OpenAIChatAdapter(
+            settings.chatbot_url,
+            model=settings.chatbot_model,
+            api_key=settings.chatbot_api_key,
+            headers=chatbot_headers(settings),
+            body=settings.chatbot_body,
+            sql_arguments=settings.chatbot_sql_arguments,
+            redactor=redactor,
+            intent_event=settings.chatbot_intent_event,
+            intent_path=settings.chatbot_intent_path,
+            **_stream_limits(settings),
+        )
+    if settings.chatbot_kind == "ui":
+        problems = settings.chatbot_problems()  # the page object and the browser, by field
+        if problems:
+            raise InputError(problems)
+        from eval_pipeline.core.adapters.ui import BrowserAdapter  # Playwright only when used
+
+        return BrowserAdapter(
+            load_ui_config(settings.chatbot_ui_config, settings.chatbot_url),
+            username=settings.chatbot_username,
+            password=settings.chatbot_password,
+            browser=settings.chatbot_ui_browser,
+            read_timeout_s=settings.chatbot_read_timeout_s,
+            total_timeout_s=settings.chatbot_total_timeout_s,
+            pages=settings.concurrency,
+            max_answer_bytes=settings.chatbot_max_answer_bytes,
+            redactor=redactor,
+            # a page shows no status events: only its tool calls can say where it routed
+            intent_path=settings.chatbot_intent_path
+            if settings.chatbot_intent_event == "tool_call"
+            else "",
         )
     if settings.chatbot_kind == "http_json":
         return HTTPJSONAdapter(
             settings.chatbot_url,
+            headers=chatbot_headers(settings),
             timeout_s=settings.chatbot_total_timeout_s,
             retries=settings.chatbot_retries,
             max_answer_bytes=settings.chatbot_max_answer_bytes,
@@ -85,6 +117,22 @@ def _transport(settings: Settings, redactor: Redactor) -> ChatbotAdapter:
         total_timeout_s=settings.chatbot_total_timeout_s,
         intent_path=settings.chatbot_intent_path,
     )
+
+
+def _stream_limits(settings: Settings) -> dict[str, Any]:
+    """The limits of a streamed HTTP transport (sse, openai_chat), and its connection pool."""
+    return {
+        "connect_timeout_s": settings.chatbot_connect_timeout_s,
+        "read_timeout_s": settings.chatbot_read_timeout_s,
+        "total_timeout_s": settings.chatbot_total_timeout_s,
+        "retries": settings.chatbot_retries,
+        "pool_size": max(settings.concurrency, 8),
+        "max_answer_bytes": settings.chatbot_max_answer_bytes,
+    }
+
+
+def chatbot_headers(settings: Settings) -> dict[str, str]:
+    return {name: value.get_secret_value() for name, value in settings.chatbot_headers.items()}
 
 
 def chatbot_target(settings: Settings) -> tuple[str, str, str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import threading
 from collections.abc import Callable, Sequence
 from functools import cached_property, lru_cache
@@ -56,6 +57,27 @@ def build_tracer(settings: Settings, redactor: Redactor | None = None) -> Tracer
     from eval_pipeline.core.tracing.otel import OTelTracer
 
     return OTelTracer(traces, (redactor or Redactor.from_settings(settings)).text)
+
+
+def answer_source(settings: Settings) -> dict[str, Any]:
+    """What decides which answers a case gets: a stored answer is reused only for the same.
+    Where the adapter reads the routed intent counts only when not the default (answers stored
+    before intents were read stay reusable under the default)."""
+    s = settings
+    target: dict[str, Any] = {
+        "kind": s.chatbot_kind,
+        "url": s.chatbot_url,
+        "callable": s.chatbot_callable,
+    }
+    where = [s.chatbot_intent_event, s.chatbot_intent_path]
+    if where != ["agent_status", "intent"]:
+        target["intent"] = where
+    if s.chatbot_kind == "openai_chat":
+        target["model"] = s.chatbot_model
+        target["body"] = json.dumps(s.chatbot_body, sort_keys=True, default=str)
+    if s.chatbot_kind == "ui" and s.chatbot_ui_config is not None:
+        target["ui_config"] = _stamp(s.chatbot_ui_config) or ""
+    return target
 
 
 def _stamp(path: Path) -> str | None:
@@ -228,12 +250,7 @@ class Environment:
         return StageFingerprints(
             versions=STAGE_VERSIONS,
             bkg=self.bkg,
-            chatbot_target={
-                "kind": s.chatbot_kind,
-                "url": s.chatbot_url,
-                "callable": s.chatbot_callable,
-                **self._intent_capture(),
-            },
+            chatbot_target=answer_source(s),
             judge=self.judge,
             scoring=self.scoring_config(),
             oracle={
@@ -242,13 +259,6 @@ class Environment:
             },
             table_fingerprints=lambda: table_fingerprints(self.db, self.bkg),
         )
-
-    def _intent_capture(self) -> dict[str, Any]:
-        """Where the adapter reads the routed intent, when not the default (answers stored
-        before intents were read stay reusable under the default)."""
-        s = self.settings
-        where = [s.chatbot_intent_event, s.chatbot_intent_path]
-        return {} if where == ["agent_status", "intent"] else {"intent": where}
 
     def scoring_config(self) -> dict[str, Any]:
         """What the scores depend on besides the records: the SLA and every rubric in use (only

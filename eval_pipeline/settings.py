@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -25,6 +25,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from eval_pipeline.core.adapters.defaults import CHROMIUM, SQL_ARGUMENTS
 from eval_pipeline.core.dimensions.latency import LatencySLA
 from eval_pipeline.core.limits import MAX_ANSWER_BYTES, MAX_GOLDEN_FIELD_CHARS, ReferenceLimits
 from eval_pipeline.core.llm.settings import LLMSettings
@@ -58,6 +59,9 @@ BARE_WEIGHTS: dict[str, float] = {
 }
 
 VIEW_PORT = 8780  # eval-pipeline view's default port, where the Dagster UI's report links point
+
+# How the chatbot is reached (docs/formats.md and the README's configuration table).
+ChatbotKind = Literal["sse", "http_json", "callable", "openai_chat", "ui"]
 
 # Where Dagster runs each step: this process, one subprocess per step, or Celery workers.
 ExecutorKind = Literal["in_process", "multiprocess", "celery"]
@@ -121,7 +125,7 @@ class Settings(BaseSettings):
         default="", description="Results store URL; empty means SQLite in home."
     )
 
-    chatbot_kind: Literal["sse", "http_json", "callable"] = "sse"
+    chatbot_kind: ChatbotKind = "sse"
     chatbot_callable: str = Field(
         default="",
         description="For chatbot_kind=callable: 'module:factory'; factory(warehouse_url) returns "
@@ -129,12 +133,15 @@ class Settings(BaseSettings):
     )
     chatbot_intent_event: Literal["agent_status", "tool_call"] = Field(
         default="agent_status",
-        description="For sse: the event whose data holds the intent the bot routed to.",
+        description="For sse: the event whose data holds the intent the bot routed to; for "
+        "openai_chat: agent_status reads each streamed chunk, tool_call each tool call; for ui "
+        "only tool_call (the tool calls the page shows) reads one.",
     )
     chatbot_intent_path: str = Field(
         default="intent",
         description="JSON path of the routed intent: in that SSE event's data, in the http_json "
-        "response, in the object a callable returns (e.g. 'intent', '$.route.name').",
+        "response, in the object a callable returns, in an openai_chat chunk or tool call "
+        "(e.g. 'intent', '$.route.name', 'arguments.intent').",
     )
     routing_gate: bool = Field(
         default=True, description="A case routed to another intent than expected fails."
@@ -142,6 +149,35 @@ class Settings(BaseSettings):
     chatbot_url: str = "http://127.0.0.1:8765"
     chatbot_username: str = "demo"
     chatbot_password: SecretStr = SecretStr("demo-password")
+    chatbot_model: str = Field(
+        default="", description="For openai_chat: the model name sent (empty: no model field)."
+    )
+    chatbot_api_key: SecretStr = Field(
+        default=SecretStr(""), description="For openai_chat: sent as 'Authorization: Bearer'."
+    )
+    chatbot_headers: dict[str, SecretStr] = Field(
+        default_factory=dict,
+        description="For openai_chat and http_json: extra request headers (a JSON object); "
+        "their values are secrets.",
+    )
+    chatbot_body: dict[str, Any] = Field(
+        default_factory=dict,
+        description="For openai_chat: extra fields of the request body (a JSON object).",
+    )
+    chatbot_sql_arguments: list[str] = Field(
+        default_factory=lambda: list(SQL_ARGUMENTS),
+        min_length=1,
+        description="For openai_chat: the tool-call arguments holding the SQL a call ran, the "
+        "first present one wins (a JSON array).",
+    )
+    chatbot_ui_config: Path | None = Field(
+        default=None,
+        description="For ui: the page-object YAML (eval_pipeline/schemas/ui_config.schema.json).",
+    )
+    chatbot_ui_browser: Path = Field(
+        default=CHROMIUM,
+        description="For ui: the Chromium executable Playwright drives (never downloaded).",
+    )
     chatbot_connect_timeout_s: float = Field(default=5.0, gt=0)
     chatbot_read_timeout_s: float = Field(default=10.0, gt=0)
     chatbot_total_timeout_s: float = Field(default=120.0, gt=0)
@@ -478,6 +514,14 @@ class Settings(BaseSettings):
         from eval_pipeline.core.oracle.tolerance import ToleranceRule
 
         return ToleranceRule(hedge_units=self.hedge_units, hedge_cap=self.hedge_cap)
+
+    def chatbot_problems(self) -> list[Problem]:
+        """What is wrong with the chatbot's configuration files, found before the first call."""
+        if self.chatbot_kind != "ui":
+            return []
+        from eval_pipeline.core.adapters.ui_config import ui_problems
+
+        return ui_problems(self.chatbot_ui_config, self.chatbot_url, self.chatbot_ui_browser)
 
     @property
     def reference_limits(self) -> ReferenceLimits:

@@ -81,3 +81,14 @@ def results_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'results.db'}"
     url: str = request.getfixturevalue("pg_schema_url")
     return url
+
+
+CHROMIUM_PATH = Path(os.environ.get("EVAL_TEST_CHROMIUM", "/usr/bin/chromium"))
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Path:
+    """Debian's chromium, which the browser channel drives (never a downloaded browser)."""
+    if not os.access(CHROMIUM_PATH, os.X_OK):
+        require_service("Chromium", f"{CHROMIUM_PATH} not found; apt-get install chromium")
+    return CHROMIUM_PATH

@@ -16,7 +16,8 @@ bodies, status codes, ``Retry-After``) is exercised for real. Usage::
 
 API
 
-- ``ScriptedOpenAI(api_key=..., default=None)`` — context manager; starts a ThreadingHTTPServer on
+- ``ScriptedOpenAI(api_key=..., default=None, streams=True)`` — context manager (``streams=False``:
+  a server that ignores ``stream`` and answers one JSON completion); starts a ThreadingHTTPServer on
   a free 127.0.0.1 port. ``.base_url`` (``http://127.0.0.1:PORT/v1``) is for ``OpenAI``;
   ``.endpoint`` (``http://127.0.0.1:PORT``) is the ``azure_endpoint`` of ``AzureOpenAI``.
 - Routes: ``POST /v1/chat/completions`` (``Authorization: Bearer KEY``) and
@@ -41,12 +42,19 @@ API
   when the ``with`` block exits, so an assertion inside a reply function fails the test.
 - ``contains(text)`` builds a matcher over ``RecordedRequest.text``.
 
-Streaming (``stream=True``) is not implemented and answers 400.
+Streaming (``"stream": true``): a success reply is sent as ``text/event-stream`` chunks in
+``Transfer-Encoding: chunked``, as OpenAI does — the content word by word, each tool call's
+arguments in two fragments, the finish reason, then ``data: [DONE]``. ``streamed(*events)``
+scripts the stream itself: a dict is one ``data:`` chunk, a string is sent verbatim (a malformed
+chunk, an ``event: error``), a number pauses that many seconds; ``DONE`` ends it properly and
+leaving it out ends the stream without it. ``delta(...)`` builds a chunk.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 import threading
 import time
 import uuid
@@ -73,6 +81,7 @@ class Reply:
     completion_tokens: int = 5
     error_message: str = ""
     delay_s: float = 0.0
+    events: tuple[Any, ...] | None = None
 
 
 @dataclass
@@ -154,6 +163,68 @@ def tool_call(
     )
 
 
+DONE = "data: [DONE]\n\n"
+
+
+def delta(
+    content: str | None = None,
+    *,
+    tool_calls: list[dict[str, Any]] | None = None,
+    finish_reason: str | None = None,
+    **fields: Any,
+) -> dict[str, Any]:
+    """One ``chat.completion.chunk``; ``fields`` go into the delta (``reasoning_content``…)."""
+    body: dict[str, Any] = dict(fields)
+    if content is not None:
+        body["content"] = content
+    if tool_calls is not None:
+        body["tool_calls"] = tool_calls
+    return {
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "scripted",
+        "choices": [{"index": 0, "delta": body, "finish_reason": finish_reason}],
+    }
+
+
+def streamed(*events: Any) -> Reply:
+    """A reply to a streamed request, event by event (see the module docstring)."""
+    return Reply(events=events)
+
+
+def stream_events(reply: Reply) -> tuple[Any, ...]:
+    """The stream OpenAI would send for a plain reply: its message in fragments, then DONE."""
+    if reply.events is not None:
+        return reply.events
+    message = dict(reply.message or {})
+    events: list[Any] = [delta("", role="assistant")]
+    for index, call in enumerate(message.get("tool_calls") or []):
+        arguments = call["function"]["arguments"]
+        half = len(arguments) // 2
+        head = {"index": index, "id": call["id"], "type": "function"}
+        events.append(
+            delta(
+                tool_calls=[
+                    {
+                        **head,
+                        "function": {
+                            "name": call["function"]["name"],
+                            "arguments": arguments[:half],
+                        },
+                    }
+                ]
+            )
+        )
+        events.append(
+            delta(tool_calls=[{"index": index, "function": {"arguments": arguments[half:]}}])
+        )
+    for word in re.findall(r"\S+\s*", message.get("content") or ""):
+        events.append(delta(word))
+    events.append(delta(finish_reason=reply.finish_reason))
+    return (*events, DONE)
+
+
 def error(status: int, headers: Mapping[str, str] | None = None, message: str = "") -> Reply:
     return Reply(status=status, headers=dict(headers or {}), error_message=message)
 
@@ -177,9 +248,16 @@ class _Rule:
 class ScriptedOpenAI:
     """See the module docstring."""
 
-    def __init__(self, *, api_key: str = "sk-scripted-test-key", default: Responder | None = None):
+    def __init__(
+        self,
+        *,
+        api_key: str = "sk-scripted-test-key",
+        default: Responder | None = None,
+        streams: bool = True,
+    ):
         self.api_key = api_key
         self.default = default
+        self.streams = streams
         self._rules: list[_Rule] = []
         self._queue: deque[Responder] = deque()
         self._requests: list[RecordedRequest] = []
@@ -273,9 +351,8 @@ class ScriptedOpenAI:
                 return self._queue.popleft()
             return self.default
 
-    def _answer(self, request: RecordedRequest) -> tuple[int, dict[str, str], dict[str, Any]]:
-        if request.body.get("stream"):
-            return _error_body(400, "streaming is not scripted")
+    def _answer(self, request: RecordedRequest) -> tuple[int, dict[str, str], Any]:
+        """Status, headers and either a JSON body or, for a streamed request, the events."""
         try:
             responder = self._choose(request)
             if responder is None:
@@ -290,6 +367,10 @@ class ScriptedOpenAI:
         if reply.status != 200:
             status, headers, body = _error_body(reply.status, reply.error_message)
             return status, {**headers, **reply.headers}, body
+        if request.body.get("stream") and self.streams:
+            return 200, dict(reply.headers), stream_events(reply)
+        if reply.events is not None:
+            return _error_body(400, "a streamed reply to a request without stream")
         model = request.deployment or str(request.body.get("model", ""))
         body = {
             "id": f"chatcmpl-{uuid.uuid4().hex[:16]}",
@@ -369,6 +450,9 @@ class ScriptedOpenAI:
         else:
             status, out_headers, out = _error_body(404, f"no route {split.path}")
         request.status = status
+        if isinstance(out, tuple):
+            _write_stream(handler, out_headers, out)
+            return
         data = json.dumps(out).encode()
         handler.send_response(status)
         handler.send_header("content-type", "application/json")
@@ -388,9 +472,40 @@ def _error_body(status: int, message: str) -> tuple[int, dict[str, str], dict[st
     )
 
 
+def _write_stream(
+    handler: BaseHTTPRequestHandler, headers: Mapping[str, str], events: Iterable[Any]
+) -> None:
+    """Server-sent events in chunked transfer encoding, each event flushed as it is written."""
+    handler.send_response(200)
+    handler.send_header("content-type", "text/event-stream")
+    handler.send_header("cache-control", "no-cache")
+    handler.send_header("transfer-encoding", "chunked")
+    for key, value in headers.items():
+        handler.send_header(key, value)
+    handler.end_headers()
+    try:
+        for event in events:
+            if isinstance(event, int | float):
+                time.sleep(event)
+                continue
+            text = event if isinstance(event, str) else f"data: {json.dumps(event)}\n\n"
+            data = text.encode()
+            handler.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+            handler.wfile.flush()
+        handler.wfile.write(b"0\r\n\r\n")
+    except (BrokenPipeError, ConnectionResetError):
+        handler.close_connection = True
+
+
 class _Handler(BaseHTTPRequestHandler):
     owner: ScriptedOpenAI
     protocol_version = "HTTP/1.1"
+
+    def handle(self) -> None:
+        """A client that drops a kept-alive connection (an adapter giving up on a stream) is
+        not a server failure."""
+        with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+            super().handle()
 
     def do_POST(self) -> None:
         self.owner._handle(self)

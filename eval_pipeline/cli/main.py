@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import warnings
-from collections.abc import Callable, Sequence
-from contextlib import closing
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any, get_args
@@ -118,8 +119,58 @@ def demo_slas(ttft_s: float, tokens_per_s: float) -> dict[str, str]:
     return {"latency_total_sla_s": f"{total:.3f}", "latency_ttft_sla_s": f"{4 * ttft_s:.3f}"}
 
 
+DEMO_CHANNELS = ("sse", "http_json", "openai_chat", "ui")
+
+
+def demo_channel(channel: str, bot_url: str) -> dict[str, str]:
+    """The settings that point the evaluation at the demo bot through one of its transports."""
+    from eval_pipeline.settings import DEMO_DATA
+
+    return {
+        "sse": {"chatbot_kind": "sse", "chatbot_url": bot_url},
+        "http_json": {"chatbot_kind": "http_json", "chatbot_url": f"{bot_url}/answer"},
+        "openai_chat": {
+            "chatbot_kind": "openai_chat",
+            "chatbot_url": f"{bot_url}/v1",
+            "chatbot_model": "demo-bot",
+        },
+        "ui": {
+            "chatbot_kind": "ui",
+            "chatbot_url": bot_url,
+            "chatbot_ui_config": str(DEMO_DATA / "ui_chatbot.yaml"),
+        },
+    }[channel]
+
+
+@contextmanager
+def demo_secrets(channel: str, api_key: str) -> Iterator[None]:
+    """The demo bot's API key for the channels that send one, as the environment variable a
+    user would set: secrets never travel in overrides (they are Dagster run config)."""
+    variables = {
+        "openai_chat": {"EVAL_CHATBOT_API_KEY": api_key},
+        "http_json": {"EVAL_CHATBOT_HEADERS": json.dumps({"Authorization": f"Bearer {api_key}"})},
+    }.get(channel, {})
+    saved = {name: os.environ.get(name) for name in variables}
+    os.environ.update(variables)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     if args.world == "helpdesk":
+        if args.channel != "sse":
+            print(
+                "eval-pipeline demo: --channel is for the analytics world; the help-desk "
+                "assistant is asked over its HTTP JSON endpoint",
+                file=sys.stderr,
+            )
+            return 2
         from eval_pipeline.cli.helpdesk_demo import run_helpdesk_demo
 
         return run_helpdesk_demo(args)
@@ -154,16 +205,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
         tokens_per_s=args.token_rate,
         answer_s=args.answer_time,
     ) as bot:
-        print(f"demo chatbot listening on {bot.url} (fault seed {args.fault_seed})")
+        print(
+            f"demo chatbot listening on {bot.url} (fault seed {args.fault_seed}), "
+            f"asked through the {args.channel} channel"
+        )
         overrides = {  # run config, stored by Dagster: the warehouse URL (it may hold a
             # password) comes from the settings, where it already is
-            "chatbot_url": bot.url,
-            "chatbot_kind": "sse",
+            **demo_channel(args.channel, bot.url),
             # the bot listens on a new port each time: a demo run key is always asked afresh
             "refresh": "true",
             **demo_slas(args.ttft, args.token_rate),
         }
-        return _evaluate(args.run_key or new_run_key("demo"), overrides, args, gate=False)
+        with demo_secrets(args.channel, bot.api_key):
+            return _evaluate(args.run_key or new_run_key("demo"), overrides, args, gate=False)
 
 
 def cmd_conversations(args: argparse.Namespace) -> int:
@@ -319,6 +373,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--fault-seed", type=int, help="demo bot fault seed (7 analytics, 40 help-desk)"
+    )
+    demo.add_argument(
+        "--channel",
+        choices=DEMO_CHANNELS,
+        default="sse",
+        help="how the demo bot is asked: its SSE stream, its JSON endpoint, its OpenAI-compatible "
+        "endpoint, or its web page in headless Chromium (default: sse)",
     )
     demo.add_argument("--cases", nargs="+", metavar="ID", help="only these case ids")
     demo.add_argument(

@@ -78,7 +78,8 @@ _JSON_TYPES = {
 
 @cache
 def load_schema(name: str) -> dict[str, Any]:
-    """A published JSON Schema shipped with the package: ``bkg`` or ``golden_dataset``."""
+    """A published JSON Schema shipped with the package: ``bkg``, ``golden_dataset``,
+    ``ui_config``."""
     text = resources.files("eval_pipeline").joinpath("schemas", f"{name}.schema.json").read_text()
     schema: dict[str, Any] = json.loads(text)
     return schema
@@ -210,6 +211,11 @@ def _describe(error: jsonschema.ValidationError) -> list[tuple[list[str | int], 
         return _discriminated(error, path)
     if rule == "oneOf" and isinstance(instance, dict):
         return [(path, _one_source([name for name in SOURCES if instance.get(name) is not None]))]
+    if rule == "anyOf" and all(set(option) == {"required"} for option in error.validator_value):
+        needed = " or ".join(
+            name for option in error.validator_value for name in option["required"]
+        )
+        return [(path, f"needs {needed}")]
     if rule == "minLength":
         return [(path, "must not be empty")]
     if rule == "minItems" and not path:

@@ -6,7 +6,7 @@ own shape for tool calls, timings or failures.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any, Protocol, runtime_checkable
@@ -60,12 +60,20 @@ def describe_exception(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def tool_call(call_id: str, name: str, arguments: Mapping[str, Any]) -> ToolCall:
-    """A tool call; its ``sql`` argument, when it is a string, is the query the call ran."""
-    sql = arguments.get("sql")
-    return ToolCall(
-        id=call_id, name=name, arguments=dict(arguments), sql=sql if isinstance(sql, str) else None
+SQL_ARGUMENTS: tuple[str, ...] = ("sql",)
+
+
+def tool_call(
+    call_id: str,
+    name: str,
+    arguments: Mapping[str, Any],
+    sql_arguments: Iterable[str] = SQL_ARGUMENTS,
+) -> ToolCall:
+    """A tool call; its first ``sql_arguments`` argument that is a string is the query it ran."""
+    sql = next(
+        (value for key in sql_arguments if isinstance(value := arguments.get(key), str)), None
     )
+    return ToolCall(id=call_id, name=name, arguments=dict(arguments), sql=sql)
 
 
 def tool_calls_from_json(raw_calls: Any, raw_sql: Any) -> list[ToolCall]:
@@ -103,6 +111,17 @@ def value_at(data: Any, path: str) -> str | None:
         return None
     text = str(value).strip()
     return text or None
+
+
+def intent_of_calls(calls: Iterable[ToolCall], path: str) -> str | None:
+    """The intent at ``path`` of the last tool call that names one, each read as
+    ``{"id", "name", "arguments"}`` (the SSE ``tool_call`` event's shape): how the transports
+    whose only routing trace is their tool calls (openai_chat, ui) read it."""
+    found = None
+    for call in calls:
+        shown = {"id": call.id, "name": call.name, "arguments": call.arguments}
+        found = value_at(shown, path) or found
+    return found
 
 
 def check_json_path(path: str) -> str:
@@ -203,6 +222,14 @@ def retry_policy(retries: int, backoff_s: float, deadline: Deadline) -> Retrying
         retry=retry_if_exception_type((requests.ConnectionError, RetryableStatus)),
         reraise=True,
     )
+
+
+def redact_headers(redactor: Redactor, headers: Mapping[str, str]) -> None:
+    """Every header value is a possible credential; of ``Bearer <token>``, the token alone too."""
+    for name, value in headers.items():
+        label = f"header_{name.lower().replace('-', '_')}"
+        redactor.add(label, value)
+        redactor.add(label, value.split()[-1] if value.split() else "")
 
 
 def body_excerpt(response: requests.Response, redactor: Redactor, limit: int = 200) -> str:

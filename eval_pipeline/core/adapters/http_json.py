@@ -20,6 +20,7 @@ from eval_pipeline.core.adapters.base import (
     describe_exception,
     error_payload,
     payload_from_answer,
+    redact_headers,
     retry_policy,
     text_excerpt,
     total_timeout_error,
@@ -72,10 +73,7 @@ class HTTPJSONAdapter:
         self._max_answer_bytes = max_answer_bytes
         self._session = deadline_session(pool_size)
         self._redactor = redactor or Redactor()
-        for name, value in self._headers.items():  # "Bearer <token>": the token alone too
-            label = f"header_{name.lower().replace('-', '_')}"
-            self._redactor.add(label, value)
-            self._redactor.add(label, value.split()[-1] if value.split() else "")
+        redact_headers(self._redactor, self._headers)
 
     def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload:
         with call_deadline(self._timeout_s) as deadline:

@@ -16,7 +16,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urljoin
 
 import requests
@@ -106,8 +106,13 @@ class SSEParser:
 
 
 @dataclass
-class _Stream:
-    """What one chat stream has delivered so far, with the clock readings the metrics need."""
+class Stream:
+    """What one chat stream has delivered so far, with the clock readings the metrics need.
+
+    ``apply`` reads this module's event grammar; another streamed protocol subclasses it and
+    overrides ``_apply`` (and ``unfinished``, the error of a stream that ends early)."""
+
+    unfinished: ClassVar[str] = "stream ended without a 'done' event"
 
     started: float
     intent_event: str = "agent_status"
@@ -172,6 +177,36 @@ class _Stream:
             return True
         return False
 
+    def payload(
+        self, case_id: str, question: str, transport: str, attempts: int, started_at: str
+    ) -> ChatPayload:
+        """The normalised record: latency only for a stream that ended cleanly, TTFT from the
+        first chunk, tokens/s over the time the answer was being generated."""
+        answer = "".join(self.answer)
+        ok = not self.errors and self.done_at is not None
+        latency = self.done_at - self.started if ok and self.done_at is not None else None
+        ttft = self.first_chunk_at - self.started if self.first_chunk_at is not None else None
+        generation = latency - ttft if latency is not None and ttft is not None else None
+        return ChatPayload(
+            case_id=case_id,
+            question=question,
+            answer=answer,
+            reasoning="".join(self.reasoning),
+            tool_calls=self.tool_calls,
+            tool_results=self.tool_results,
+            latency_s=latency,
+            ttft_s=ttft,
+            tokens_per_s=tokens_per_second(answer, generation),
+            chunk_count=self.chunk_count,
+            max_chunk_gap_s=self.max_gap_s,
+            errors=list(self.errors),
+            status="ok" if ok else "error",
+            transport=transport,
+            attempts=attempts,
+            started_at=started_at,
+            intent=self.intent,
+        )
+
     def _chunk(self, text: str, now: float) -> None:
         if self.first_chunk_at is None:
             self.first_chunk_at = now
@@ -183,7 +218,7 @@ class _Stream:
         self.answer.append(text)
 
 
-def _release(response: requests.Response) -> None:
+def release(response: requests.Response) -> None:
     """Read the little that follows ``done`` so the connection goes back to the pool for the
     next case instead of being closed; a stream that goes on past the limit is closed."""
     raw = response.raw
@@ -198,10 +233,82 @@ def _release(response: requests.Response) -> None:
     raw.release_conn()
 
 
-class _ChatFailure(Exception):
+def read_stream(
+    response: requests.Response,
+    stream: Stream,
+    deadline: Deadline,
+    *,
+    read_timeout_s: float,
+    max_answer_bytes: int,
+) -> None:
+    """Feed the response's events to ``stream`` until it is over; every way the stream can fail
+    (stall, break, byte cap, total timeout, early end) becomes one of its errors."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    parser = SSEParser()
+    received = 0
+    try:
+        while block := response.raw.read1(_READ_SIZE, decode_content=True):
+            now = time.perf_counter()
+            received += len(block)
+            if received > max_answer_bytes:
+                stream.answer.clear()
+                stream.errors.append(answer_size_error(max_answer_bytes))
+                return
+            for event in parser.feed(decoder.decode(block)):
+                if stream.apply(event, now):
+                    return
+            if deadline.expired:
+                break
+    except urllib3.exceptions.ReadTimeoutError:
+        stream.errors.append(f"stream stalled: no data for {read_timeout_s:g} s (read timeout)")
+        return
+    except (urllib3.exceptions.HTTPError, requests.RequestException, OSError) as exc:
+        if not deadline.expired:
+            stream.errors.append(f"stream broken: {describe_exception(exc)}")
+            return
+    if deadline.expired:
+        stream.errors.append(f"stream exceeded the total timeout of {deadline.seconds:g} s")
+        return
+    now = time.perf_counter()
+    for event in parser.close():
+        if stream.apply(event, now):
+            return
+    stream.errors.append(stream.unfinished)
+
+
+class ChatFailure(Exception):
+    """A chat call that got no stream to read; ``payload`` is the case's error record."""
+
     def __init__(self, message: str, attempts: int) -> None:
         super().__init__(message)
         self.attempts = attempts
+
+    def payload(
+        self, case_id: str, question: str, transport: str, started_at: str, redactor: Redactor
+    ) -> ChatPayload:
+        return error_payload(
+            case_id=case_id,
+            question=question,
+            error=redactor.excerpt(str(self), MAX_ERROR_CHARS),
+            transport=transport,
+            started_at=started_at,
+            attempts=self.attempts,
+        )
+
+
+def request_failure(exc: Exception, attempts: int, deadline: Deadline) -> ChatFailure:
+    """Why a chat request, retries included, did not open a stream."""
+    if deadline.expired or isinstance(exc, DeadlineExceeded):
+        return ChatFailure(total_timeout_error(deadline.seconds), attempts)
+    message = f"chat request failed after {attempts} attempt(s): {describe_exception(exc)}"
+    return ChatFailure(message, attempts)
+
+
+def rejection(response: requests.Response, attempts: int, redactor: Redactor) -> ChatFailure:
+    """A chat request answered with another status than 200: the start of its body, redacted."""
+    detail = body_excerpt(response, redactor)
+    response.close()
+    return ChatFailure(f"chat request rejected: HTTP {response.status_code}: {detail}", attempts)
 
 
 class SSEAdapter:
@@ -250,19 +357,12 @@ class SSEAdapter:
         with call_deadline(self._total_timeout_s) as deadline:
             try:
                 response, started, attempts = self._open_stream(question, context, deadline)
-            except _ChatFailure as exc:
-                return error_payload(
-                    case_id=case_id,
-                    question=question,
-                    error=self._redact(str(exc)),
-                    transport=self.transport,
-                    started_at=started_at,
-                    attempts=exc.attempts,
-                )
+            except ChatFailure as exc:
+                return exc.payload(case_id, question, self.transport, started_at, self._redactor)
             with response:
                 stream = self._read(response, started, deadline)
                 if stream.done_at is not None:
-                    _release(response)
+                    release(response)
         return self._payload(case_id, question, stream, attempts, started_at)
 
     def close(self) -> None:
@@ -297,21 +397,12 @@ class SSEAdapter:
                 self._forget(token)
                 retry = retry_policy(self._retries, self._backoff_s, deadline)
                 response, started, token = retry(post)
-        except _ChatFailure as exc:
-            raise _ChatFailure(str(exc), attempts) from None
+        except ChatFailure as exc:
+            raise ChatFailure(str(exc), attempts) from None
         except (DeadlineExceeded, RetryableStatus, requests.RequestException) as exc:
-            if deadline.expired or isinstance(exc, DeadlineExceeded):
-                raise _ChatFailure(total_timeout_error(self._total_timeout_s), attempts) from None
-            raise _ChatFailure(
-                f"chat request failed after {attempts} attempt(s): {describe_exception(exc)}",
-                attempts,
-            ) from None
+            raise request_failure(exc, attempts, deadline) from None
         if response.status_code != 200:
-            detail = body_excerpt(response, self._redactor)
-            response.close()
-            raise _ChatFailure(
-                f"chat request rejected: HTTP {response.status_code}: {detail}", attempts
-            )
+            raise rejection(response, attempts, self._redactor)
         return response, started, attempts
 
     def _bearer(self, deadline: Deadline) -> str:
@@ -343,87 +434,36 @@ class SSEAdapter:
             if response.status_code >= 500:
                 raise RetryableStatus(response.status_code)
             if response.status_code != 200:
-                raise _ChatFailure(f"login failed: HTTP {response.status_code}", 0)
+                raise ChatFailure(f"login failed: HTTP {response.status_code}", 0)
             try:
                 body = read_body(response, deadline, self._max_answer_bytes)
                 token = json.loads(body).get("access_token")
             except BodyTooLarge:
-                raise _ChatFailure(
+                raise ChatFailure(
                     f"login failed: {answer_size_error(self._max_answer_bytes)}", 0
                 ) from None
             except (ValueError, AttributeError):
                 token = None
         if not isinstance(token, str) or not token:
-            raise _ChatFailure("login failed: the response has no access_token", 0)
+            raise ChatFailure("login failed: the response has no access_token", 0)
         return token
 
-    def _read(self, response: requests.Response, started: float, deadline: Deadline) -> _Stream:
-        stream = _Stream(started, *self._intent)
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        parser = SSEParser()
-        received = 0
-        try:
-            while block := response.raw.read1(_READ_SIZE, decode_content=True):
-                now = time.perf_counter()
-                received += len(block)
-                if received > self._max_answer_bytes:
-                    stream.answer.clear()
-                    stream.errors.append(answer_size_error(self._max_answer_bytes))
-                    return stream
-                for event in parser.feed(decoder.decode(block)):
-                    if stream.apply(event, now):
-                        return stream
-                if deadline.expired:
-                    break
-        except urllib3.exceptions.ReadTimeoutError:
-            stream.errors.append(
-                f"stream stalled: no data for {self._timeout[1]:g} s (read timeout)"
-            )
-            return stream
-        except (urllib3.exceptions.HTTPError, requests.RequestException, OSError) as exc:
-            if not deadline.expired:
-                stream.errors.append(f"stream broken: {describe_exception(exc)}")
-                return stream
-        if deadline.expired:
-            stream.errors.append(
-                f"stream exceeded the total timeout of {self._total_timeout_s:g} s"
-            )
-            return stream
-        now = time.perf_counter()
-        for event in parser.close():
-            if stream.apply(event, now):
-                return stream
-        stream.errors.append("stream ended without a 'done' event")
+    def _read(self, response: requests.Response, started: float, deadline: Deadline) -> Stream:
+        stream = Stream(started, *self._intent)
+        read_stream(
+            response,
+            stream,
+            deadline,
+            read_timeout_s=self._timeout[1],
+            max_answer_bytes=self._max_answer_bytes,
+        )
         return stream
 
     def _payload(
-        self, case_id: str, question: str, stream: _Stream, attempts: int, started_at: str
+        self, case_id: str, question: str, stream: Stream, attempts: int, started_at: str
     ) -> ChatPayload:
-        answer = "".join(stream.answer)
-        ok = not stream.errors and stream.done_at is not None
-        latency = stream.done_at - stream.started if ok and stream.done_at is not None else None
-        first = stream.first_chunk_at
-        ttft = first - stream.started if first is not None else None
-        generation = latency - ttft if latency is not None and ttft is not None else None
-        return ChatPayload(
-            case_id=case_id,
-            question=question,
-            answer=answer,
-            reasoning="".join(stream.reasoning),
-            tool_calls=stream.tool_calls,
-            tool_results=stream.tool_results,
-            latency_s=latency,
-            ttft_s=ttft,
-            tokens_per_s=tokens_per_second(answer, generation),
-            chunk_count=stream.chunk_count,
-            max_chunk_gap_s=stream.max_gap_s,
-            errors=[self._redact(e) for e in stream.errors],
-            status="ok" if ok else "error",
-            transport=self.transport,
-            attempts=attempts,
-            started_at=started_at,
-            intent=stream.intent,
-        )
+        payload = stream.payload(case_id, question, self.transport, attempts, started_at)
+        return payload.model_copy(update={"errors": [self._redact(e) for e in payload.errors]})
 
     def _redact(self, message: str) -> str:
         return self._redactor.excerpt(message, MAX_ERROR_CHARS)

@@ -39,6 +39,7 @@ class BotHandle:
     url: str
     username: str
     password: str = field(repr=False)
+    api_key: str = field(repr=False)
     server: uvicorn.Server = field(repr=False)
     thread: threading.Thread = field(repr=False)
     on_stop: list[Callable[[], None]] = field(default_factory=list, repr=False)
@@ -100,6 +101,7 @@ def start_app(
         url,
         credentials.username,
         credentials.password,
+        credentials.api_key,
         server,
         thread,
         [*(on_stop or []), sock.close],
@@ -142,10 +144,11 @@ def bot_settings(
     stall_s: float = 15.0,
     username: str = "demo",
     password: str = "demo-password",
+    api_key: str = "demo-api-key",
     answer_s: float | None = None,
 ) -> BotSettings:
     return BotSettings(
-        credentials=Credentials(username=username, password=password),
+        credentials=Credentials(username=username, password=password, api_key=api_key),
         fault_seed=fault_seed,
         fault_log=fault_log,
         ttft_s=ttft_s,

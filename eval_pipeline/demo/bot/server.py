@@ -1,8 +1,11 @@
 """The demo analytics chatbot: login → JWT, then answers streamed as SSE in the seed's grammar.
 
 It is a real HTTP server so the evaluator's SSE adapter, TTFT and token-rate metrics and error
-handling are exercised for real. The answer content comes from an injectable planner (the bot's
-own text-to-SQL), is formatted in varied human styles and may carry one seeded fault.
+handling are exercised for real. The same paced answers are also served in the OpenAI
+chat-completions format (``/v1/chat/completions``), as one JSON object (``/answer``) and through a
+chat web page (``/``) that streams them from ``/chat``, so every transport evaluates one bot.
+The answer content comes from an injectable planner (the bot's own text-to-SQL), is formatted in
+varied human styles and may carry one seeded fault.
 """
 
 from __future__ import annotations
@@ -22,10 +25,11 @@ from typing import Any
 import anyio
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from eval_pipeline.core.warehouse.db import to_python
+from eval_pipeline.demo.bot import openai_format
 from eval_pipeline.demo.bot.auth import Credentials
 from eval_pipeline.demo.bot.faults import (
     Answer,
@@ -34,11 +38,13 @@ from eval_pipeline.demo.bot.faults import (
     fault_record,
     normalise,
 )
+from eval_pipeline.demo.bot.page import CHAT_PAGE
 from eval_pipeline.demo.bot.plans import AnswerPlan, SqlCall
 
 logger = logging.getLogger(__name__)
 
 Planner = Callable[[str], AnswerPlan]
+Event = tuple[str, dict[str, Any]]
 Contact = Callable[[], dict[str, str]]
 
 MAX_RESULT_ROWS = 50
@@ -83,13 +89,13 @@ def sse(event: str, data: dict[str, Any]) -> str:
     return f"event: {event}\ndata: {json.dumps(data, default=str)}\n\n"
 
 
-def _tool_events(index: int, call: SqlCall) -> list[str]:
+def _tool_events(index: int, call: SqlCall) -> list[Event]:
     call_id = f"call_{index}"
     columns = list(call.rows[0]) if call.rows else []
     rows = [[to_python(row.get(col)) for col in columns] for row in call.rows[:MAX_RESULT_ROWS]]
     return [
-        sse("tool_call", {"id": call_id, "name": "run_sql", "arguments": {"sql": call.sql}}),
-        sse(
+        ("tool_call", {"id": call_id, "name": "run_sql", "arguments": {"sql": call.sql}}),
+        (
             "tool_result",
             {
                 "id": call_id,
@@ -100,6 +106,21 @@ def _tool_events(index: int, call: SqlCall) -> list[str]:
             },
         ),
     ]
+
+
+def _request_id(request: Request) -> str:
+    return request.headers.get("x-request-id", "")[:MAX_REQUEST_ID] or uuid.uuid4().hex
+
+
+def _openai_error(status: int, message: str, code: str) -> JSONResponse:
+    return JSONResponse({"error": {"message": message, "type": code, "code": code}}, status)
+
+
+async def _collected(events: AsyncIterator[Event]) -> openai_format.Whole:
+    whole = openai_format.Whole()
+    async for event, data in events:
+        whole.add(event, data)
+    return whole
 
 
 def _unauthorized(detail: str) -> JSONResponse:
@@ -172,20 +193,24 @@ class ChatBot:
             return JSONResponse({"detail": "'question' must be a non-empty string"}, 400)
         if context is not None and not isinstance(context, str):
             return JSONResponse({"detail": "'context' must be a string"}, 400)
-        request_id = request.headers.get("x-request-id", "")[:MAX_REQUEST_ID] or uuid.uuid4().hex
         return StreamingResponse(
-            self._events(question, request_id),
+            self._events(question, _request_id(request)),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
 
     async def _events(self, question: str, request_id: str) -> AsyncIterator[str]:
-        yield sse("agent_status", {"status": "planning"})
+        async for event, data in self._stream(question, request_id):
+            yield sse(event, data)
+
+    async def _stream(self, question: str, request_id: str) -> AsyncIterator[Event]:
+        """The answer as paced events of the SSE grammar; every protocol is written from it."""
+        yield "agent_status", {"status": "planning"}
         try:
             answer = await anyio.to_thread.run_sync(self.answer, question)
         except Exception as exc:  # the planner's failure becomes the stream's error event
             logger.exception("planning failed for request %s", request_id)
-            yield sse("error", {"message": f"the bot could not answer ({type(exc).__name__})"})
+            yield "error", {"message": f"the bot could not answer ({type(exc).__name__})"}
             return
         tokens = split_tokens(answer.text)
         rate = self.settings.tokens_per_s
@@ -194,11 +219,11 @@ class ChatBot:
         sent = max(1, len(tokens) // 2) if answer.delivery == "error" else len(tokens)
         self._record(answer, question, request_id, rate, sent)
 
-        yield sse("reasoning", {"text": answer.reasoning or "Working out how to answer."})
+        yield "reasoning", {"text": answer.reasoning or "Working out how to answer."}
         for index, call in enumerate(answer.sql_calls, start=1):
             for event in _tool_events(index, call):
                 yield event
-        yield sse("agent_status", {"status": "answering"})
+        yield "agent_status", {"status": "answering"}
         await anyio.sleep(self.settings.ttft_s)
 
         per_chunk = max(1, math.ceil(rate * TICK_S))
@@ -209,13 +234,64 @@ class ChatBot:
         for start in range(0, sent, per_chunk):
             if start:
                 await anyio.sleep(gap_s)
-            yield sse("chunk", {"text": "".join(tokens[start : min(start + per_chunk, sent)])})
+            yield "chunk", {"text": "".join(tokens[start : min(start + per_chunk, sent)])}
             if start == 0 and answer.delivery == "stall":
                 await anyio.sleep(self.settings.stall_s)
         if answer.delivery == "error":
-            yield sse("error", {"message": STREAM_ERROR_MESSAGE})
+            yield "error", {"message": STREAM_ERROR_MESSAGE}
             return
-        yield sse("done", {"usage": {"output_tokens": sent}, "request_id": request_id})
+        yield "done", {"usage": {"output_tokens": sent}, "request_id": request_id}
+
+    async def completions(self, request: Request) -> Response:
+        """``POST /v1/chat/completions``: the same answers in the OpenAI chat-completions format
+        (the last user message is the question), streamed when asked to."""
+        if not self.settings.credentials.check_api_key(request.headers.get("authorization")):
+            return _openai_error(401, "invalid API key", "invalid_api_key")
+        body = await _json_body(request)
+        messages = body.get("messages") if body else None
+        question = openai_format.last_user_message(messages)
+        if question is None:
+            return _openai_error(400, "'messages' must end with a user message", "invalid_request")
+        model = str(body.get("model") or "demo-bot") if body else "demo-bot"
+        events = self._stream(question, _request_id(request))
+        if body and body.get("stream"):
+            return StreamingResponse(
+                openai_format.chunks(events, model),
+                media_type="text/event-stream",
+                headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+            )
+        whole = await _collected(events)
+        if whole.error is not None:
+            return _openai_error(502, whole.error, "server_error")
+        return JSONResponse(openai_format.completion(whole, model))
+
+    async def answer_json(self, request: Request) -> Response:
+        """``POST /answer``: one JSON answer ``{"answer", "reasoning", "tool_calls"}`` (the
+        ``http_json`` transport's shape), after the same paced answer as the stream."""
+        if not self.settings.credentials.check_api_key(request.headers.get("authorization")):
+            return _unauthorized("invalid API key")
+        body = await _json_body(request)
+        question = body.get("question") if body else None
+        if not isinstance(question, str) or not question.strip():
+            return JSONResponse({"detail": "'question' must be a non-empty string"}, 400)
+        whole = await _collected(self._stream(question, _request_id(request)))
+        if whole.error is not None:
+            return JSONResponse({"detail": whole.error}, 502)
+        return JSONResponse(
+            {"answer": whole.text, "reasoning": whole.reasoning, "tool_calls": whole.tool_calls}
+        )
+
+    async def page(self, _request: Request) -> Response:
+        """The chat web page: login, message box, streamed answer, the SQL used; no outside
+        asset (the policy allows only this origin and the page's own inline code)."""
+        return HTMLResponse(
+            CHAT_PAGE,
+            headers={
+                "Content-Security-Policy": "default-src 'none'; connect-src 'self'; "
+                "script-src 'unsafe-inline'; style-src 'unsafe-inline'; form-action 'none'",
+                "Cache-Control": "no-store",
+            },
+        )
 
     def _record(
         self, answer: Answer, question: str, request_id: str, rate: float, sent: int
@@ -242,6 +318,9 @@ def create_app(
             Route("/health", bot.health, methods=["GET"]),
             Route("/auth/login", bot.login, methods=["POST"]),
             Route("/chat", bot.chat, methods=["POST"]),
+            Route("/v1/chat/completions", bot.completions, methods=["POST"]),
+            Route("/answer", bot.answer_json, methods=["POST"]),
+            Route("/", bot.page, methods=["GET"]),
         ]
     )
     app.state.bot = bot
