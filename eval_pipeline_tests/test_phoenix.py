@@ -1,8 +1,8 @@
 """The demo's traces in a real Arize Phoenix: the test starts ``phoenix serve`` (from the
 ``.venv-phoenix`` that ``make setup-phoenix`` builds; ``EVAL_TEST_PHOENIX`` may name another
 ``phoenix`` executable) on SQLite in a temporary working folder, on free loopback ports, evaluates
-demo cases through the demo chatbot with the export pointed at it, and reads every case's trace,
-its spans and its scores back through Phoenix's REST API.
+the demo (its 30 cases, through the demo chatbot with its faults) with the export pointed at it,
+and reads every case's trace, its spans and its scores back through Phoenix's REST API.
 
 Needs Phoenix: skipped without it on a laptop, a failure in CI (``make test`` installs it).
 """
@@ -34,15 +34,18 @@ pytestmark = [pytest.mark.slow, pytest.mark.phoenix]
 
 PHOENIX = Path(os.environ.get("EVAL_TEST_PHOENIX", PROJECT_ROOT / ".venv-phoenix/bin/phoenix"))
 PROJECT = "eval-demo-traces"
-# A few demo cases are enough for the round trip: a KPI reference, two, a decision rule, SQL, none.
-CASES = ["TC_001", "TC_012", "TC_020", "TC_025", "TC_027"]
 GOLDEN = PROJECT_ROOT / "data" / "demo" / "golden_dataset.json"
 STARTUP_S = 300.0  # Phoenix starts in about 10 s of CPU: 20 s to 85 s here as the load varied
+SOURCES = ("kpi", "decision", "core_node", "sql")  # what a golden reference computes
 STEPS = {"chatbot call", "claim extraction", "verification", "scoring", "outcome"}
 
 
 def free_port() -> int:
     return int(down_url().rsplit(":", 1)[1])
+
+
+def canonical(params: dict[str, Any]) -> str:
+    return json.dumps(params, sort_keys=True)
 
 
 def get(url: str) -> Any:
@@ -121,7 +124,7 @@ def phoenix_spans(url: str, project: str, expected: int, timeout_s: float = 60.0
 def demo_run(
     phoenix: str, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[dict[str, Any], list[dict]]:
-    """Demo cases evaluated with the export pointed at Phoenix: the summary and Phoenix's spans."""
+    """The demo evaluated with the export pointed at Phoenix: the summary and Phoenix's spans."""
     tmp = tmp_path_factory.mktemp("demo")
     url = f"sqlite:///{tmp / 'demo.db'}"
     warehouse.load(url)
@@ -134,9 +137,7 @@ def demo_run(
             "otel_service_name": PROJECT,
         }
         with eval_instance() as instance:
-            summary = evaluate(
-                "demo-traces", overrides=overrides, instance=instance, case_ids=CASES
-            )
+            summary = evaluate("demo-traces", overrides=overrides, instance=instance)
     exported = summary["trace_export"]
     return summary, phoenix_spans(phoenix, PROJECT, exported["spans"])
 
@@ -150,8 +151,9 @@ def test_phoenix_holds_every_case_of_the_demo_run_with_its_spans_and_scores(
     by_trace: dict[str, list[dict]] = {}
     for span in spans:
         by_trace.setdefault(span["context"]["trace_id"], []).append(span)
-    assert len(by_trace) == len(CASES), "one trace per case"
     golden = {c["id"]: c for c in json.loads(GOLDEN.read_text())}
+    assert len(summary["cases"]) == len(golden) == 30
+    assert len(by_trace) == len(golden), "one trace per case"
     for case in summary["cases"]:
         trace_id, root_id = case_trace_ids(PROJECT, "demo-traces", case["case_id"])
         got = by_trace[f"{trace_id:032x}"]
@@ -172,9 +174,18 @@ def test_phoenix_holds_every_case_of_the_demo_run_with_its_spans_and_scores(
         references = [s for s in got if s["name"] == "reference"]
         expected = golden[case["case_id"]].get("reference", []) if answered else []
         assert len(references) == len(expected), case["case_id"]
+        computed = []
         for reference in references:
             assert reference["span_kind"] == "TOOL"
             assert reference["parent_id"] == named["verification"]["context"]["span_id"]
+            values = reference["attributes"]
+            assert "output.value" in values, values
+            params = json.loads(values["eval.reference.params"])
+            computed.append((values["eval.reference.target"], canonical(params)))
+        assert sorted(computed) == sorted(
+            (next(str(r[k]) for k in SOURCES if r.get(k)), canonical(r.get("params", {})))
+            for r in expected
+        ), case["case_id"]
         scoring = named["scoring"]["attributes"]
         assert named["scoring"]["span_kind"] == "EVALUATOR"
         for dim, result in case["dimensions"].items():
