@@ -19,6 +19,16 @@ PG_ADMIN_URL = os.environ.get(
 )
 
 
+@pytest.fixture(autouse=True)
+def environment_restored() -> Iterator[None]:
+    """Benchmarks and CLIs run in the test process set variables such as DAGSTER_HOME for their
+    evaluation; a later test file on the same worker must not inherit them."""
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+
+
 def require_service(name: str, reason: str) -> None:
     """Skip on a laptop without the service; in CI (CI=true) a missing service is a failure."""
     if os.environ.get("CI", "").lower() == "true":
