@@ -44,8 +44,7 @@ class _Worker:
     def send(self, message: tuple[Any, ...]) -> None:
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
         with self._reply_lock:
-            self._replies.write(data)
-            self._replies.flush()
+            _write(self._replies, data)
 
     def handle(self, message: tuple[Any, ...]) -> None:
         kind, request = message[0], message[1]
@@ -91,13 +90,22 @@ class _Worker:
         return db
 
 
+def _write(replies: IO[bytes], data: bytes) -> None:
+    """A caller that ended before reading (``validate`` stopping at a parse error while this
+    process was still importing) is no error of this process's: it ends quietly with it."""
+    try:
+        replies.write(data)
+        replies.flush()
+    except OSError:
+        os._exit(0)
+
+
 def serve(requests: IO[bytes], replies: IO[bytes]) -> None:
     """Say ``("ready",)`` once loaded, then answer requests until stdin closes."""
     try:
         worker = _Worker(replies)
     except Exception as exc:  # reported to the caller, which owns the error's wording
-        pickle.dump(("failed", f"{type(exc).__name__}: {exc}"), replies)
-        replies.flush()
+        _write(replies, pickle.dumps(("failed", f"{type(exc).__name__}: {exc}")))
         return
     worker.send(("ready",))
     with ThreadPoolExecutor(max_workers=256, thread_name_prefix="bkg") as pool:

@@ -5,6 +5,8 @@ process stays with its reference."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -16,6 +18,7 @@ import pytest
 
 from eval_pipeline.core.limits import ReferenceLimits
 from eval_pipeline.core.models import BKG, Reference
+from eval_pipeline.core.warehouse import bkg_worker
 from eval_pipeline.core.warehouse.bkg_process import BKGProcess
 from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime, load_report
 from eval_pipeline.core.warehouse.db import Database
@@ -238,3 +241,21 @@ def test_a_query_that_never_ends_is_stopped_at_the_limit(
     assert value.value is None
     assert value.error == "did not finish within 1 s (EVAL_REFERENCE_TIMEOUT_S)"
     assert runtime.evaluate(kpi("ok"), db).value == 3
+
+
+def test_a_caller_gone_before_the_child_is_ready_leaves_no_traceback() -> None:
+    """`validate` stopping at a parse error ends before its eagerly started child says it is
+    ready; the child then finds its reply pipe closed and must end quietly, not print a
+    traceback onto the terminal it shares with the caller."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the caller is gone before the child writes a byte
+    child = subprocess.run(
+        [sys.executable, "-m", bkg_worker.__name__],
+        stdin=subprocess.DEVNULL,
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        timeout=60,
+    )
+    os.close(write_end)
+    assert child.returncode == 0
+    assert child.stderr == b""
