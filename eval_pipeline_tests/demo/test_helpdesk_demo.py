@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from eval_pipeline.demo.helpdesk import PRODUCTS
 from eval_pipeline.settings import PROJECT_ROOT
 
 pytestmark = pytest.mark.slow
@@ -56,15 +57,36 @@ def dims(case: dict[str, Any]) -> dict[str, float | None]:
     return {name: d["score"] for name, d in case["dimensions"].items()}
 
 
+CATALOGUE = {name: price for _, name, _, price in PRODUCTS}
+
+
+def wrong_price_found(case: dict[str, Any]) -> bool:
+    """A quoted price contradicted by the catalogue price of the product it names, and the
+    rubric's price dimension failing the case by the oracle with that evidence."""
+    evidence = [
+        (claim["value"], e["label"], e["value"])
+        for claim in case["claims"]
+        if claim["verdict"] == "contradicted"
+        for e in claim["evidence"]
+        if e["source"] == "precio_catalogo"
+    ]
+    price = case["dimensions"]["rubric.precision_precio"]
+    return (
+        bool(evidence)
+        and all(CATALOGUE[label] == value != quoted for quoted, label, value in evidence)
+        and price["method"] == "oracle"
+        and price["reason"].startswith("contradicted by the live data")
+        and all(f"differs from {label} = " in price["reason"] for _, label, _ in evidence)
+        and any(g.startswith("rubric.precision_precio: ") for g in case["gate_failures"])
+        and not case["passed"]
+    )
+
+
 def found(fault: str, case: dict[str, Any]) -> bool:
     """The fault shows on its own axis of the case (the hidden record is never read by it)."""
     d = dims(case)
     if fault == "wrong_price":
-        return (
-            case["verdict_counts"]["contradicted"] >= 1
-            and d.get("rubric.precision_precio") in (0.0, None)
-            and not case["passed"]
-        )
+        return wrong_price_found(case) and d["rubric.precision_precio"] == 0.0
     if fault == "missing_approval":
         return d["rubric.autorizacion_descuento"] == 0.0 and not case["passed"]
     if fault == "incomplete_registration":

@@ -316,6 +316,98 @@ def test_retention_keeps_the_partition_count_bounded() -> None:
     assert expired_conversations(keys, 0) == ["conv.a", "conv.b", "conv.c"]
 
 
+def answered(count: int) -> pd.DataFrame:
+    """``count`` answered conversations, ``c-1`` the oldest, one a minute."""
+    rows: list[tuple[str, str, str, dt.datetime, str | None]] = []
+    for i in range(1, count + 1):
+        at = T0 + dt.timedelta(minutes=i)
+        rows.append((f"c-{i}", "user", "What was total revenue?", at, None))
+        rows.append((f"c-{i}", "assistant", "It was 10.", at + dt.timedelta(seconds=2), "revenue"))
+    return pd.DataFrame(rows, columns=["chat", "sender", "text", "sent_at", "route"])
+
+
+def apply_partition_requests(instance: DagsterInstance, result: SensorResult) -> None:
+    """What the daemon does with a tick's dynamic partition requests."""
+    for request in result.dynamic_partitions_requests or []:
+        if isinstance(request, AddDynamicPartitionsRequest):
+            instance.add_dynamic_partitions(request.partitions_def_name, request.partition_keys)
+        else:
+            for key in request.partition_keys:
+                instance.delete_dynamic_partition(request.partitions_def_name, key)
+
+
+def test_the_sensor_deletes_the_oldest_conversation_partitions_beyond_the_budget(
+    tmp_path: Path,
+) -> None:
+    """Ticks applied to a real instance: once ``retain_conversations`` is exceeded, the oldest
+    ``conv.`` keys leave the case dimension, the newest and every golden key stay, and the run
+    requested covers only kept keys."""
+    settings = tiny_sqlite_settings(tmp_path)
+    source_url = f"sqlite:///{tmp_path / 'chats.db'}"
+    write(source_url, answered(5))
+    env = EvalEnvironment(
+        overrides={
+            **settings,
+            **MAPPING,
+            "conversations_url": source_url,
+            "conversation_batch": "2",
+            "retain_conversations": "3",
+        }
+    )
+    golden = ["TC_001", "TC_002"]
+    with eval_instance() as instance:
+        instance.add_dynamic_partitions("golden_cases", golden)
+        cursor, kept, ranges = None, [], []
+        for _ in range(3):
+            result = tick(logged_conversations, instance, env, cursor)
+            assert isinstance(result, SensorResult)
+            apply_partition_requests(instance, result)
+            cursor = result.cursor
+            kept.append(instance.get_dynamic_partitions("golden_cases"))
+            ranges.append(
+                [
+                    (
+                        r.tags["dagster/asset_partition_range_start"],
+                        r.tags["dagster/asset_partition_range_end"],
+                    )
+                    for r in result.run_requests or []
+                ]
+            )
+    assert kept == [
+        [*golden, "conv.c-1", "conv.c-2"],
+        [*golden, "conv.c-2", "conv.c-3", "conv.c-4"],
+        [*golden, "conv.c-3", "conv.c-4", "conv.c-5"],
+    ]
+    assert ranges == [
+        [("conv.c-1", "conv.c-2")],
+        [("conv.c-3", "conv.c-4")],
+        [("conv.c-5", "conv.c-5")],
+    ]
+
+
+def test_evaluating_conversations_deletes_the_oldest_conversation_partitions(
+    tmp_path: Path,
+) -> None:
+    """``evaluate_conversations`` (and so ``eval-pipeline conversations``) on a real instance:
+    conversation keys from earlier batches beyond the budget are deleted, the batch just
+    evaluated is kept."""
+    settings = tiny_sqlite_settings(tmp_path)
+    source_url = f"sqlite:///{tmp_path / 'chats.db'}"
+    write(source_url, messages(settings["database_url"]))
+    overrides = {
+        **settings,
+        **MAPPING,
+        "conversations_url": source_url,
+        "retain_conversations": "3",
+    }
+    with eval_instance() as instance:
+        instance.add_dynamic_partitions("golden_cases", ["conv.old-1", "conv.old-2"])
+        evaluate_conversations("r-conv", overrides=overrides, instance=instance)
+        keys = instance.get_dynamic_partitions("golden_cases")
+    assert [k for k in keys if k.startswith("conv.")] == ["conv.old-2", "conv.c-1", "conv.c-2"]
+    assert [k for k in keys if not k.startswith("conv.")], "the golden cases stay"
+
+
 def test_the_sensor_chain_reads_evaluates_and_summarizes_a_batch(tmp_path: Path) -> None:
     """logged_conversations → its golden_cases run → evaluate_logged_conversations → the case
     run → summarize_after_cases, each run executed as the daemon would launch it."""

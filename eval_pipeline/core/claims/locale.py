@@ -21,8 +21,10 @@ from eval_pipeline.core.models import ClaimContract
 Locale = Literal["en", "es"]
 LOCALES: tuple[str, ...] = ("en", "es")
 
-_ES_UNITS = {
-    "cero": 0,
+_ES_ONES = {
+    "un": 1,
+    "una": 1,
+    "uno": 1,
     "dos": 2,
     "tres": 3,
     "cuatro": 4,
@@ -31,6 +33,10 @@ _ES_UNITS = {
     "siete": 7,
     "ocho": 8,
     "nueve": 9,
+}
+_ES_SMALL = {
+    **_ES_ONES,
+    "cero": 0,
     "diez": 10,
     "once": 11,
     "doce": 12,
@@ -42,6 +48,8 @@ _ES_UNITS = {
     "dieciocho": 18,
     "diecinueve": 19,
     "veinte": 20,
+    "veintiún": 21,
+    "veintiuna": 21,
     "veintiuno": 21,
     "veintidós": 22,
     "veintitrés": 23,
@@ -51,9 +59,8 @@ _ES_UNITS = {
     "veintisiete": 27,
     "veintiocho": 28,
     "veintinueve": 29,
-    "cien": 100,
 }
-"""Spanish number words ("un", "una", "uno" are left out: they are mostly articles)."""
+"""Spanish number words read alone; "treinta y uno" and the tens take an "y" between."""
 _ES_TENS = {
     "treinta": 30,
     "cuarenta": 40,
@@ -63,7 +70,24 @@ _ES_TENS = {
     "ochenta": 80,
     "noventa": 90,
 }
-_ES_DIGITS = {w: v for w, v in _ES_UNITS.items() if 2 <= v <= 9}
+_ES_HUNDREDS_MASCULINE = {
+    "doscientos": 200,
+    "trescientos": 300,
+    "cuatrocientos": 400,
+    "quinientos": 500,
+    "seiscientos": 600,
+    "setecientos": 700,
+    "ochocientos": 800,
+    "novecientos": 900,
+}
+_ES_HUNDREDS_PLURAL = {
+    **_ES_HUNDREDS_MASCULINE,
+    **{word.removesuffix("os") + "as": v for word, v in _ES_HUNDREDS_MASCULINE.items()},
+}
+_ES_SCALES = {"mil": 1_000, "millón": 1_000_000, "millon": 1_000_000, "millones": 1_000_000}
+_ES_VALUES = {**_ES_SMALL, **_ES_TENS, **_ES_HUNDREDS_PLURAL, "cien": 100, "ciento": 100}
+_ES_ARTICLES = frozenset(("un", "una", "uno"))
+"""Alone they are mostly articles ("un descuento"); only in a longer number do they count."""
 _ARTICLE = r"(?:\s+(?:el|la|los|las|un|una))?"  # "aproximadamente el 40 %": the hedge's own
 _ES_PHRASES: tuple[tuple[str, str], ...] = (
     (r"por\s+ciento", "percent"),
@@ -99,12 +123,26 @@ def _words(mapping: dict[str, int]) -> str:
 
 
 _ES_NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+)(?![\d,.]\d)")
-_ES_COMPOUND = re.compile(
-    rf"\b(?P<tens>{_words(_ES_TENS)})(?:\s+y\s+(?P<ones>{_words(_ES_DIGITS)}))?\b",
+_ES_BELOW_100 = (
+    rf"(?:{_words(_ES_TENS)})\b(?:\s+y\s+(?:{_words(_ES_ONES)})\b)?|(?:{_words(_ES_SMALL)})\b"
+)
+_ES_BELOW_1000 = (
+    rf"ciento\s+(?:{_ES_BELOW_100})|(?:{_words(_ES_HUNDREDS_PLURAL)})\b(?:\s+(?:{_ES_BELOW_100}))?"
+    rf"|cien\b|{_ES_BELOW_100}"
+)
+"""Below a thousand: "ciento" only before tens or ones (alone it is "por ciento")."""
+_ES_BELOW_MILLION = (
+    rf"(?:(?:{_ES_BELOW_1000})\s+)?mil\b(?:\s+(?:{_ES_BELOW_1000}))?|{_ES_BELOW_1000}"
+)
+_ES_MILLIONS = r"(?:millones|millón|millon)\b(?:\s+de(?=\s+(?:euros?\b|€)))?"
+""""millones", with the "de" Spanish puts before a currency ("1,5 millones de euros")."""
+_ES_WORDS = re.compile(
+    rf"\b(?:(?:(?:{_ES_BELOW_MILLION})\s+)?{_ES_MILLIONS}(?:\s+(?:{_ES_BELOW_MILLION}))?"
+    rf"|{_ES_BELOW_MILLION})",
     re.IGNORECASE,
 )
-_ES_WORD = re.compile(rf"\b(?P<word>{_words(_ES_UNITS)})\b", re.IGNORECASE)
-_ES_SCALE = re.compile(r"(?<=\d)(?P<gap>\s+)(?P<scale>mil(?:lones|lón|lon)?)\b", re.IGNORECASE)
+"""A number in Spanish words, "cinco" to "dos millones trescientos mil cuarenta y una"."""
+_ES_SCALE = re.compile(rf"(?<=\d)(?P<gap>\s+)(?P<scale>mil\b|{_ES_MILLIONS})", re.IGNORECASE)
 _ES_PHRASE_PATTERNS = tuple(
     (re.compile(rf"\b{pattern}\b", re.IGNORECASE), english) for pattern, english in _ES_PHRASES
 )
@@ -135,15 +173,32 @@ def _swap_separators(match: re.Match[str]) -> str:
     return match.group(0).translate(_SWAP)
 
 
-def _compound(match: re.Match[str]) -> str:
-    value = _ES_TENS[match.group("tens").lower()]
-    if match.group("ones"):
-        value += _ES_DIGITS[match.group("ones").lower()]
+def _spanish_number(tokens: list[str]) -> int:
+    """The value of the words of a number :data:`_ES_WORDS` matched: hundreds, tens and ones
+    add up within a group, "mil" multiplies the group, "millones" closes it into the total."""
+    total, group = 0, 0
+    for token in tokens:
+        if token in _ES_VALUES:
+            group += _ES_VALUES[token]
+        elif token == "mil":
+            group = max(group, 1) * 1_000
+        elif token in _ES_SCALES:
+            total += max(group, 1) * 1_000_000
+            group = 0
+    return total + group
+
+
+def _number_words(match: re.Match[str]) -> str:
+    """The number as digits; one ending in a scale word keeps it as a suffix ("dos mil" → "2k",
+    "un millón" → "1M"), so its written precision is the scale's, as "two thousand"'s is."""
+    tokens = [t for t in match.group(0).lower().split() if t not in ("y", "de")]
+    if len(tokens) == 1 and tokens[0] in _ES_ARTICLES:
+        return match.group(0)
+    value = _spanish_number(tokens)
+    if tokens[-1] in _ES_SCALES:
+        scale = _ES_SCALES[tokens[-1]]
+        return _padded(match, f"{value // scale}{'k' if scale == 1_000 else 'M'}")
     return _padded(match, str(value))
-
-
-def _word(match: re.Match[str]) -> str:
-    return _padded(match, str(_ES_UNITS[match.group("word").lower()]))
 
 
 def _scale(match: re.Match[str]) -> str:
@@ -154,8 +209,7 @@ def _scale(match: re.Match[str]) -> str:
 def _spanish(text: str, regions: list[Region]) -> str:
     text = _replace(_ES_NUMBER, text, _swap_separators, None)
     text = _replace(_ES_SCALE, text, _scale, regions)
-    text = _replace(_ES_COMPOUND, text, _compound, regions)
-    text = _replace(_ES_WORD, text, _word, regions)
+    text = _replace(_ES_WORDS, text, _number_words, regions)
     for pattern, english in _ES_PHRASE_PATTERNS:
         text = _replace(pattern, text, partial(_padded, replacement=english), regions)
     return text

@@ -20,7 +20,13 @@ import pydantic
 from eval_pipeline.core.dimensions.judges import fence, short_json
 from eval_pipeline.core.llm.client import JudgeCall, JudgeClient, JudgeError
 from eval_pipeline.core.llm.prompts import Prompt, load_prompt_file
-from eval_pipeline.core.models import ChatPayload, DimensionResult, GoldenCase, OracleResult
+from eval_pipeline.core.models import (
+    ChatPayload,
+    DimensionResult,
+    GoldenCase,
+    LoggedCase,
+    OracleResult,
+)
 from eval_pipeline.core.rubrics.load import Rubric
 from eval_pipeline.core.rubrics.spec import (
     MentionsCheck,
@@ -45,12 +51,18 @@ class _Decided:
     details: dict[str, Any]
 
 
-def not_applicable(dim: RubricDimension, case: GoldenCase, intent: str | None) -> str | None:
-    """Why ``dim`` does not apply to the case, or None when it does."""
+def not_applicable(
+    dim: RubricDimension, case: GoldenCase, intent: str | None, *, found: bool = False
+) -> str | None:
+    """Why ``dim`` does not apply to the case, or None when it does.
+
+    No author tagged a logged conversation, so for one a tag condition also holds when ``found``:
+    the dimension's check found what it is about in the answer (see :func:`_found`)."""
     when = dim.applies_when
     if when is None:
         return None
-    if when.tags and not set(when.tags) & set(case.tags):
+    found_in_logged = found and isinstance(case, LoggedCase)
+    if when.tags and not set(when.tags) & set(case.tags) and not found_in_logged:
         tags = ", ".join(case.tags) or "none"
         return f"applies to cases tagged {', '.join(when.tags)}; this case's tags: {tags}"
     if when.intents and intent not in when.intents:
@@ -127,6 +139,14 @@ def _decide(dim: RubricDimension, payload: ChatPayload, oracle: OracleResult) ->
     if isinstance(check, MentionsCheck):
         return _mentions(check, dim, payload.answer)
     return None
+
+
+def _found(dim: RubricDimension, payload: ChatPayload, oracle: OracleResult) -> bool:
+    """Does the answer hold what the check is about: a claim the oracle checked against its
+    functions, a call of its tool? A ``mentions`` check decides every answer, so it never says."""
+    if isinstance(dim.check, OracleCheck | ToolArgumentsCheck):
+        return _decide(dim, payload, oracle) is not None
+    return False
 
 
 def _result(
@@ -239,7 +259,7 @@ def rubric_dimensions(
     out: dict[str, DimensionResult] = {}
     ask: list[RubricDimension] = []
     for dim in rubric.dimensions:
-        reason = not_applicable(dim, case, intent)
+        reason = not_applicable(dim, case, intent, found=_found(dim, payload, oracle))
         if reason:
             out[dim.key] = _skipped(dim, reason)
         elif payload.status == "error":

@@ -28,12 +28,52 @@ def spanish_claims(answer: str) -> list[tuple[float | None, str | None, str]]:
         ("Tenemos veintitrés clientes.", [(23.0, "count", "veintitrés")]),
         ("Vendimos 2.500 licencias.", [(2500.0, "count", "2.500")]),
         ("Unos 3 mil euros.", [(3000.0, "currency", "Unos 3 mil euros")]),
+        ("Cien clientes.", [(100.0, "count", "Cien")]),
+        ("Son ciento veinte licencias.", [(120.0, "count", "ciento veinte")]),
+        ("Atendimos a doscientas empresas.", [(200.0, "count", "doscientas")]),
+        ("Quinientos cuarenta y un usuarios.", [(541.0, "count", "Quinientos cuarenta y un")]),
+        ("Cuesta mil euros.", [(1000.0, "currency", "mil euros")]),
+        ("Tenemos dos mil clientes.", [(2000.0, "count", "dos mil")]),
+        ("Trescientos mil usuarios.", [(300_000.0, "count", "Trescientos mil")]),
+        (
+            "Vendimos mil doscientos treinta y cuatro licencias.",
+            [(1234.0, "count", "mil doscientos treinta y cuatro")],
+        ),
+        ("Facturamos un millón de euros.", [(1e6, "currency", "un millón de euros")]),
+        ("Hay dos millones de usuarios.", [(2e6, "count", "dos millones")]),
+        (
+            "Son dos millones trescientos mil cuarenta y una fichas.",
+            [(2_300_041.0, "count", "dos millones trescientos mil cuarenta y una")],
+        ),
+        ("Ingresos de 1,5 millones de euros.", [(1.5e6, "currency", "1,5 millones de euros")]),
+        ("Mil millones de euros.", [(1e9, "currency", "Mil millones de euros")]),
+        ("Un descuento para una empresa.", []),
     ],
 )
 def test_spanish_numbers_are_read_with_their_value_unit_and_written_text(
     answer: str, expected: list[tuple[float, str, str]]
 ) -> None:
     assert spanish_claims(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("spanish", "english"),
+    [
+        ("dos mil", "two thousand"),
+        ("trescientos mil", "three hundred thousand"),
+        ("dos millones", "two million"),
+        ("1,5 millones", "1.5 million"),
+        ("ciento veinte", "one hundred twenty"),
+    ],
+)
+def test_spanish_number_words_are_as_precise_as_their_english(spanish: str, english: str) -> None:
+    """A scale word rounds ("dos mil" is 2,000 give or take 500, as "two thousand" is), so a
+    correctly rounded figure is not contradicted; words without one are exact."""
+    es = extract_claims("c", "", localized(f"Tenemos {spanish} clientes.", "es").text).claims
+    en = extract_claims("c", "", f"We have {english} customers.").claims
+    assert [(c.value, c.precision, c.place) for c in es] == [
+        (c.value, c.precision, c.place) for c in en
+    ]
 
 
 def test_spanish_hedges_and_bounds() -> None:

@@ -15,6 +15,8 @@ from eval_pipeline.core.models import (
     ChatPayload,
     Evidence,
     GoldenCase,
+    LoggedAnswer,
+    LoggedCase,
     OracleResult,
     ToolCall,
     Verdict,
@@ -144,6 +146,53 @@ def test_tool_arguments_and_mentions_are_checked_without_a_judge(rubric: Rubric)
         rubric, case, ok, OracleResult(case_id="TC_2"), judge=None, intent="accion_registro"
     )
     assert dims["rubric.autorizacion_descuento"].raw_score == 5
+
+
+TAGGED = """\
+name: mesa
+dimensions:
+  - name: precision_precio
+    question: ¿El precio citado coincide con el catálogo?
+    applies_when: {tags: [precio]}
+    check: {kind: oracle, functions: [catalogue_prices]}
+  - name: cita_fuentes
+    question: ¿Mencionó de qué documento sacó la info?
+    applies_when: {tags: [precio]}
+    check: {kind: mentions, any: ["fuente:"]}
+"""
+
+
+def test_a_logged_conversation_meets_a_tag_condition_when_the_check_finds_its_subject(
+    tmp_path: Path,
+) -> None:
+    """No author tagged a logged conversation: a wrong catalogue price in it is still found
+    (the oracle bound the claim to the catalogue), while a golden case's own tags still rule,
+    and a phrase check, which decides any answer, stays skipped."""
+    path = tmp_path / "tagged.yaml"
+    path.write_text(TAGGED, encoding="utf-8")
+    rubric = load_rubric(path)
+    logged = LoggedCase(
+        id="conv.c-1",
+        question=CASE.question,
+        tags=["conversation"],
+        logged=LoggedAnswer(conversation_id="c-1", answer=ANSWER, created_at="2026-11-30"),
+    )
+    wrong = OracleResult(case_id="conv.c-1", verdicts=[verdict("C1", "contradicted")])
+    dims = rubric_dimensions(rubric, logged, PAYLOAD, wrong, judge=None)
+    price = dims["rubric.precision_precio"]
+    assert (price.state, price.score, price.method) == ("scored", 0.0, "oracle")
+    assert price.reason == "contradicted by the live data: C1: C1 contradicted"
+    assert dims["rubric.cita_fuentes"].state == "skipped"
+
+    for case, oracle in (
+        (logged, OracleResult(case_id="conv.c-1")),  # no price quoted
+        (logged, OracleResult(case_id="c", verdicts=[verdict("C1", "contradicted", "other")])),
+        (CASE.model_copy(update={"tags": ["ventas"]}), wrong),  # the author said: not a price
+    ):
+        price = rubric_dimensions(rubric, case, PAYLOAD, oracle, judge=None)[
+            "rubric.precision_precio"
+        ]
+        assert price.state == "skipped" and "tagged precio" in price.reason, (case.id, price)
 
 
 def reply(**scores: tuple[int, str]) -> str:
