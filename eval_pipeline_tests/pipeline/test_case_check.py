@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from dagster import AssetCheckKey, AssetCheckSeverity, AssetKey, AssetSelection, materialize
 
+from eval_pipeline.core.models import VERDICT_LABELS, ClaimContract
+from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS, per_partition
+from eval_pipeline.pipeline.case_metadata import claims_metadata
 from eval_pipeline.pipeline.definitions import build_definitions
 from eval_pipeline.runner.evaluate import QUIET, evaluate
+from eval_pipeline.settings import load_settings
 from eval_pipeline_tests.dagster_helpers import eval_instance
 from eval_pipeline_tests.pipeline.test_graph import tiny_overrides
 
@@ -25,13 +34,21 @@ def latest_checks(instance: Any) -> dict[str, Any]:
     return out
 
 
+def table_rows(markdown: str) -> list[list[str]]:
+    """The body rows of a metadata markdown table, cell by cell (escaped pipes kept in cells)."""
+    lines = [line for line in markdown.splitlines() if line.startswith("| ")][1:]
+    return [[c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
+
+
 def test_every_case_gets_its_check_and_metadata_and_the_ui_can_evaluate_it_again(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("EVAL_REPORT_BASE_URL", raising=False)
     overrides = tiny_overrides(tmp_path, "inflated_units")
     with eval_instance() as instance:
         summary = evaluate("r1", overrides=overrides, instance=instance)
         checks = latest_checks(instance)
+        shown = {asset: partition_metadata(instance, asset, "r1") for asset in PER_CASE_ASSETS}
         assert set(checks) == {f"{c['case_id']}|r1" for c in summary["cases"]}
         for case in summary["cases"]:
             evaluation = checks[f"{case['case_id']}|r1"]
@@ -43,6 +60,14 @@ def test_every_case_gets_its_check_and_metadata_and_the_ui_can_evaluate_it_again
                 assert (evaluation.passed, evaluation.severity) == (False, AssetCheckSeverity.WARN)
             else:
                 assert evaluation.passed
+        # both severities are in this run, so neither branch above passes vacuously
+        gated = next(c for c in summary["cases"] if c["state"] == "scored" and c["gate_failures"])
+        warned = next(c for c in summary["cases"] if c["passed"] and c["warnings"])
+        gated_check, warned_check = (checks[f"{c['case_id']}|r1"] for c in (gated, warned))
+        assert (gated_check.passed, gated_check.severity) == (False, AssetCheckSeverity.ERROR)
+        assert (warned_check.passed, warned_check.severity) == (False, AssetCheckSeverity.WARN)
+        assert_verdicts_and_scores_shown(tmp_path, summary["cases"], shown)
+
         contradicted = next(
             c["case_id"] for c in summary["cases"] if c["verdict_counts"]["contradicted"]
         )
@@ -67,6 +92,53 @@ def test_every_case_gets_its_check_and_metadata_and_the_ui_can_evaluate_it_again
         ]
         assert {e.partition for e in again} == {f"{contradicted}|r1"}
         assert all(not e.passed and e.target_materialization_data for e in again)
+
+
+def assert_verdicts_and_scores_shown(
+    tmp_path: Path, cases: list[dict[str, Any]], shown: dict[str, dict[str, dict[str, Any]]]
+) -> None:
+    """Each case's verdict and score metadata says what the results store holds for it, and its
+    report links open the local viewer at the case: what a user debugging in the UI relies on."""
+    store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
+    verdicts = store.latest("oracle_verdicts", "r1")
+    contracts = store.latest("extracted_claims", "r1")
+    scores = store.latest("judge_scores", "r1")
+    for case in cases:
+        case_id = case["case_id"]
+        link = f"http://127.0.0.1:8780/runs/r1/report.html#case-{case_id}"
+        assert [shown[a][case_id]["report"].value for a in PER_CASE_ASSETS] == [link] * 4
+
+        oracle, stored = shown["oracle_verdicts"][case_id], verdicts[case_id]["verdicts"]
+        counted = Counter(v["verdict"] for v in stored)
+        assert {k: oracle[f"verdicts_{k}"].value for k in VERDICT_LABELS} == {
+            k: counted[k] for k in VERDICT_LABELS
+        }
+        stated = {c["id"]: c["text"] for c in contracts[case_id]["claims"]}
+        rows = table_rows(oracle["claims_table"].value)
+        assert [r[:3] for r in rows] == [
+            [v["claim_id"], v["verdict"], stated[v["claim_id"]]] for v in stored
+        ]
+
+        judged = shown["judge_scores"][case_id]
+        result = "error" if case["state"] == "error" else "passed" if case["passed"] else "failed"
+        assert judged["result"].value == result
+        assert judged["overall"].value == ("—" if case["overall"] is None else case["overall"])
+        assert judged["gate_failures"].value == ("; ".join(case["gate_failures"]) or "none")
+        dimensions = {r[0]: r[1:3] for r in table_rows(judged["dimensions"].value)}
+        assert dimensions == {
+            name: [d["state"], "—" if d["score"] is None else f"{d['score']:.2f}"]
+            for name, d in scores[case_id]["dimensions"].items()
+        }
+
+    # the contradicted claim's row: the answer's inflated figure, then the reference's
+    failed = next(c["case_id"] for c in cases if c["verdict_counts"]["contradicted"])
+    (evidence,) = verdicts[failed]["verdicts"][0]["evidence"]
+    assert (evidence["label"], evidence["value"]) == ("Croissant", 1195)
+    assert table_rows(shown["oracle_verdicts"][failed]["claims_table"].value) == [
+        ["C1", "contradicted", "1,792.50", "1,195", "kpi units_sold(product=Croissant) [Croissant]"]
+    ]
+    gates = shown["judge_scores"][failed]["gate_failures"].value.split("; ")
+    assert gates[0] == "oracle: 0 supported, 1 contradicted, 0 unverifiable"
 
 
 def test_metadata_and_checks_can_be_turned_off(tmp_path: Path) -> None:
@@ -133,3 +205,31 @@ def test_answers_and_claims_carry_their_own_metadata_and_a_second_runs_trend_dra
     assert trend.count("<circle") == 4, "two runs × two series"
     alone = Path(first["report_path"]).read_text(encoding="utf-8")
     assert "No earlier runs" in alone
+
+
+@pytest.mark.parametrize(
+    ("base", "expected"),
+    [
+        (None, "http://127.0.0.1:8780/runs/r1/report.html#case-TC_001"),
+        ("https://reports.test/eval/", "https://reports.test/eval/runs/r1/report.html#case-TC_001"),
+    ],
+)
+def test_report_links_open_the_local_viewer_unless_a_base_url_is_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, base: str | None, expected: str
+) -> None:
+    """A click in the UI must open the report ``eval-pipeline view`` serves by default, at the
+    case; a deployment that serves reports elsewhere names its base in the environment."""
+    monkeypatch.chdir(tmp_path)  # no .env of the developer's
+    if base is None:
+        monkeypatch.delenv("EVAL_REPORT_BASE_URL", raising=False)
+    else:
+        monkeypatch.setenv("EVAL_REPORT_BASE_URL", base)
+    settings = load_settings(home=str(tmp_path))
+    # only what per_partition reads of the step and its context
+    step: Any = SimpleNamespace(
+        env=SimpleNamespace(settings=settings, redactor=Redactor()), keys=[("r1", "TC_001")]
+    )
+    context: Any = SimpleNamespace(partition_keys=["TC_001|r1"])
+    contract = ClaimContract(case_id="TC_001")
+    shown = per_partition(context, step, lambda _key, link: claims_metadata(contract, link))
+    assert shown["TC_001|r1"]["report"].value == expected
