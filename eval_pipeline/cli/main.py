@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 import warnings
@@ -253,14 +254,16 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from eval_pipeline.core.inputs import validate_inputs
 
     from_settings = args.database_url is None
+    database_url = settings.warehouse_url if from_settings else args.database_url
+    variable = "EVAL_DATABASE_URL" if from_settings else None
     problems = validate_inputs(
         Path(args.bkg or settings.bkg_path),
         Path(args.golden or settings.golden_path),
-        settings.warehouse_url if from_settings else args.database_url,
+        database_url,
         max_field_chars=settings.golden_max_field_chars,
         rubric_path=Path(args.rubric) if args.rubric else settings.rubric_path,
         limits=settings.reference_limits,
-        database_variable="EVAL_DATABASE_URL" if from_settings else None,
+        database_variable=variable,
     )
     problems += configuration_problems(
         settings,
@@ -280,6 +283,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if problems:
         print(f"{len(problems)} problem(s) found", file=sys.stderr)
         return 1
+    if database_url:
+        from eval_pipeline.core.warehouse.db import Database
+
+        with Database(database_url) as db:
+            db.warn_if_writable(variable)
     print("inputs are valid")
     return 0
 
@@ -461,12 +469,30 @@ def _redacted(message: str) -> str:
         return Redactor().text(message)
 
 
+@contextmanager
+def write_access_warning_on_stderr() -> Iterator[None]:
+    """The warning that the warehouse connection can write, as one line on stderr whatever
+    logging the process has set up: Python's last-resort handler, which printed it otherwise,
+    is silent as soon as any handler exists (pytest's, an embedding application's)."""
+    logger = logging.getLogger("eval_pipeline.core.warehouse.db")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    logger.addHandler(handler)
+    logger.propagate = False  # printed here only, not a second time by a root handler
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     warnings.filterwarnings("ignore", message=".*is currently in beta")
     args = build_parser().parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
-        return func(args)
+        with write_access_warning_on_stderr():
+            return func(args)
     except InputError as exc:
         print(_redacted(str(exc)), file=sys.stderr)
         return 2

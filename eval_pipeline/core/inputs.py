@@ -638,8 +638,9 @@ def _connection_error(url: str, exc: Exception) -> str:
 def database_problems(
     bkg_file: str, bkg: BKG, url: str, *, variable: str | None = None
 ) -> tuple[list[Problem], str | None]:
-    """Problems of the BKG against the live catalog, and the database's dialect when reachable;
-    a role that could write is warned about (logged), not a problem.
+    """Problems of the BKG against the live catalog, and the database's dialect when reachable.
+    A role that could write is not a problem: the command warns about it once nothing else is
+    wrong (``Database.warn_if_writable``), so a command stopped by a problem says it alone.
 
     A database that cannot be opened or reached is one problem located at the URL (redacted),
     or at the settings ``variable`` that holds it."""
@@ -661,9 +662,7 @@ def database_problems(
     except Exception as exc:  # invalid URL or unknown driver
         return [unreachable("open", exc)], None
     try:
-        out = _catalog_problems(bkg_file, bkg, db, shown)
-        db.warn_if_writable()
-        return out, db.dialect
+        return _catalog_problems(bkg_file, bkg, db, shown), db.dialect
     except Exception as exc:
         return [unreachable("reach", exc)], None
     finally:

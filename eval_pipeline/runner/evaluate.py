@@ -260,7 +260,8 @@ def launch_order(
 def preflight(env: Environment, run_key: str, selected: Sequence[str]) -> None:
     """Stop before the first chatbot call when a setting points at something unusable (see
     ``Environment.configuration_problems``, plus Dagster's home) or the judge is misconfigured;
-    the judge is probed only when some case will be evaluated, so a no-op re-run calls nothing."""
+    the judge is probed only when some case will be evaluated, so a no-op re-run calls nothing.
+    Otherwise warn when the warehouse role could write."""
     s = env.settings
     problems = env.rubric_problems() + env.configuration_problems(instance_config_problem)
     judge = env.judge
@@ -274,6 +275,7 @@ def preflight(env: Environment, run_key: str, selected: Sequence[str]) -> None:
             problems += judge_problems(judge)
     if problems:
         raise InputError(problems)
+    env.db.warn_if_writable("EVAL_DATABASE_URL")
 
 
 def evaluate(

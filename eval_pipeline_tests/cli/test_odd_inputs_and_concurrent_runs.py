@@ -19,10 +19,10 @@ from eval_pipeline.cli.main import main
 from eval_pipeline.core.attempts import LockHolder, RunLedger, now_iso
 from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.runner.locks import STALE_AFTER_S, RunKeyBusy, run_key_lock
-from eval_pipeline.settings import PROJECT_ROOT
+from eval_pipeline.settings import PROJECT_ROOT, load_settings
 from eval_pipeline_tests import tiny_chatbot
 from eval_pipeline_tests.cli.test_cli import tiny_env
-from eval_pipeline_tests.stored_results import GoodRun, one_line, summary_of
+from eval_pipeline_tests.stored_results import GoodRun, one_line, stored, summary_of
 
 TINY = PROJECT_ROOT / "data" / "tiny"
 
@@ -182,14 +182,20 @@ def test_a_second_run_of_a_key_in_flight_is_refused_and_the_first_counts_right(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """One run of the key in another process, held with its questions unanswered; a run of the
-    same key here is refused at once, asks nothing, and the first one's counts stay right."""
+    """A finished run of the key, then a refreshing one in another process, held with its
+    questions unanswered; a run of the same key here is refused at once, asks nothing and leaves
+    the finished run as stored, and the one in flight counts right."""
     tiny_env(tmp_path, monkeypatch, "gated")
     monkeypatch.setenv("EVAL_RESULTS_URL", results_url)
     gate = tmp_path / "gate"
     monkeypatch.setenv(tiny_chatbot.GATE_ENV, str(gate))
+    gate.touch()
+    assert main(["run", "--run-key", "shared"]) == 0
+    capsys.readouterr()
+    earlier = stored(load_settings(), "shared")
+    gate.unlink()
     other = subprocess.Popen(
-        [sys.executable, "-m", "eval_pipeline.cli.main", "run", "--run-key", "shared"],
+        [sys.executable, "-m", "eval_pipeline.cli.main", "run", "--run-key", "shared", "--refresh"],
         env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -202,6 +208,7 @@ def test_a_second_run_of_a_key_in_flight_is_refused_and_the_first_counts_right(
         assert main(["run", "--run-key", "shared"]) == 2
         line = one_line(capsys.readouterr().err)
         assert tiny_chatbot.asked_so_far() == asked
+        earlier.assert_unchanged()
     finally:
         gate.touch()
         out, err = other.communicate(timeout=600)

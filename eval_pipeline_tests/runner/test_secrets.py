@@ -7,7 +7,9 @@ message holds the DSN, and a judge whose every error echoes its API key. Two eva
 the CLI, then every output an outsider could have made a secret reach is read back — summary.json,
 report.html, JUnit XML, every row of every table of the results store, every table of every
 database of the Dagster instance and its other files, and what the commands printed and logged —
-and none may hold a secret or a piece of one. The markers prove the secrets did come in.
+and none may hold a secret or a piece of one. The markers prove the secrets did come in; each
+case's reason reads as one line with the secret replaced where it stood, and the second run leaves
+the first as it was stored.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from eval_pipeline.core.redaction import PIECE_CHARS
 from eval_pipeline.demo import tiny
 from eval_pipeline.settings import PROJECT_ROOT
 from eval_pipeline_tests.scripted_openai import ScriptedOpenAI, error
+from eval_pipeline_tests.stored_results import one_line
+from eval_pipeline_tests.stored_run import StoredRun, summary_of
 
 TINY = PROJECT_ROOT / "data" / "tiny"
 PASSWORD = f"pw-{uuid.uuid4().hex[:20]}"
@@ -219,6 +223,7 @@ def everything_stored(*folders: Path) -> dict[str, str]:
 @pytest.mark.postgres
 def test_no_secret_or_piece_of_one_is_stored_or_logged(
     leaky_env: tuple[Path, Path],
+    warehouse_url: str,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -227,7 +232,9 @@ def test_no_secret_or_piece_of_one_is_stored_or_logged(
     home, dagster_home = leaky_env
     junit = home / "reports" / "leaky.junit.xml"
     code = main(["run", "--run-key", "leaky", "--junit", str(junit)])
-    assert code == 1, capsys.readouterr().err
+    printed = [capsys.readouterr()]
+    assert code == 1, printed[0].err
+    leaky = StoredRun.of(f"sqlite:///{home / 'results.db'}", summary_of(printed[0].out)[0])
     with ScriptedOpenAI(api_key=LLM_KEY) as judge:
         judge.default = error(400, message=f"this deployment refuses key {LLM_KEY} for now")
         monkeypatch.setenv("EVAL_LLM_BASE_URL", judge.base_url)
@@ -235,14 +242,44 @@ def test_no_secret_or_piece_of_one_is_stored_or_logged(
         monkeypatch.setenv("EVAL_LLM_API_KEY", LLM_KEY)
         monkeypatch.setenv("EVAL_LLM_MAX_RETRIES", "0")
         assert main(["run", "--run-key", "leaky-judge"]) == 1
+        printed.append(capsys.readouterr())
         assert len(judge.requests) > 1, "the judge was asked beyond its probe"
     assert main(["junit", "leaky-judge", "-o", str(home / "reports" / "judge.junit.xml")]) == 0
-    printed = capsys.readouterr()
+    printed.append(capsys.readouterr())
     stored = everything_stored(home, dagster_home)
-    stored["stdout and stderr"] = printed.out + printed.err
+    stored["stdout and stderr"] = "\n".join(p.out + p.err for p in printed)
     stored["log records"] = "\n".join(r.getMessage() for r in caplog.records)
 
     assert {k: leaks(v) for k, v in stored.items() if leaks(v)} == {}
+    leaky.assert_unchanged()  # the second run, with its judge, left the first one as it was
+
+    # What each run said: on stderr one line only, the superuser's warning with its DSN redacted.
+    shown = warehouse_url.replace(DB_SECRET, "***")
+    for run in printed[:2]:
+        assert one_line(run.err).startswith(
+            f"WARNING: the warehouse connection EVAL_DATABASE_URL={shown} can write ("
+        )
+    # Each case's reason is one line, each secret replaced in place, the excerpt cut after.
+    reasons = [
+        e for run in printed[:2] for c in summary_of(run.out)[1]["cases"] for e in c["errors"]
+    ]
+    assert reasons and not [e for e in reasons if "\n" in e]
+    dsn = warehouse_url.replace(DB_SECRET, "[redacted:database_url_password]")
+    errors = {c["case_id"]: c["errors"] for c in summary_of(printed[0].out)[1]["cases"]}
+    assert errors["S_03"] == [f"chatbot: chatbot error event: could not reach {dsn}: timeout"]
+    assert errors["S_04"] == [
+        f"chatbot: chat request rejected: HTTP 400: {'e' * BODY_OFFSETS[0]}"
+        "password=[redacted:chatbot_password] token=…"
+    ]
+    assert errors["S_KPI"] == [
+        "oracle: no reference could be computed: leaky_revenue: RuntimeError: warehouse "
+        f"unreachable at {dsn} (kpis.leaky_revenue line 2)"
+    ]
+    judged = summary_of(printed[1].out)[1]["cases"][0]
+    refused = (
+        "HTTP 400: Error code: 400 - this deployment refuses key [redacted:llm_api_key] for now"
+    )
+    assert judged["case_id"] == "S_00" and all(e.endswith(refused) for e in judged["errors"])
 
     # The secrets did come in and were replaced where they landed.
     summary = json.loads((home / "reports" / "leaky" / "summary.json").read_text())

@@ -310,15 +310,17 @@ class Database:
             found.append("CREATE on the database")
         return found
 
-    def warn_if_writable(self) -> list[str]:
-        """Log a warning naming what the role could write; the same list is returned."""
+    def warn_if_writable(self, variable: str | None = None) -> list[str]:
+        """Log a warning naming what the role could write, and the setting ``variable`` that
+        holds the URL when there is one; the same list is returned."""
         found = self.write_access()
         if found:
+            shown = redact_url(self.url)
             log.warning(
                 "WARNING: the warehouse connection %s can write (%s). Every query still runs in "
                 "a read-only transaction that is rolled back, but connect with a role that "
                 "cannot write: docs/deployment.md, 'The read-only database role'.",
-                redact_url(self.url),
+                f"{variable}={shown}" if variable else shown,
                 "; ".join(found),
             )
         return found

@@ -1,9 +1,10 @@
-"""Extraction time grows linearly with the answer (#17): per-KB time flat from 10 KB to 1 MB.
+"""Extraction time grows linearly with the answer (#17): per-KB time flat from 1 KB to 10 MB.
 
 Each test measures a small and a large input in the same process with CPU time, so machine load
-mostly cancels out, and asserts a ratio with a generous bound. Sizes grow step by step and a test
-stops at the first step whose per-unit time has blown up, so a quadratic regression fails in
-seconds instead of running for hours.
+mostly cancels out, and asserts a ratio with a generous bound. A small input is extracted over
+and over until its time is well above the clock's resolution and the noise. Sizes grow step by
+step and a test stops at the first step whose per-unit time has blown up, so a quadratic
+regression fails in seconds instead of running for hours.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+import pytest
+
 from eval_pipeline.core.claims.extract import extract_claims
 
 _MAX_RATIO = 3.0
-"""A linear extractor stays near 1; the quadratic one this replaced was 4x at 40 KB."""
+"""A linear extractor stays near 1; the quadratic one it replaced was 4x at 40 KB against 10 KB."""
 
 ANSWER = """Here is the 2024 scorecard (check-ins 1 January to 31 December 2024):
 
@@ -33,21 +36,29 @@ Together the three clinics saw 27,190 visits, between 40 and 45% of them walk-in
 """
 
 
-def _cpu(work: Callable[[], object]) -> float:
-    start = time.process_time()
-    work()
-    return time.process_time() - start
+_MIN_CPU_S = 0.25
+"""A 1 KB extraction takes a few milliseconds: one alone is mostly noise."""
+
+
+def _cpu_per_unit(text: str, size: int) -> float:
+    """CPU time of extracting ``text`` per unit of ``size``, over as many extractions as take
+    ``_MIN_CPU_S`` (one for large inputs)."""
+    runs, spent, start = 0, 0.0, time.process_time()
+    while spent < _MIN_CPU_S:
+        extract_claims("c", "q?", text)
+        runs += 1
+        spent = time.process_time() - start
+    return spent / runs / size
 
 
 def _per_unit_stays_flat(make: Callable[[int], str], sizes: list[int]) -> list[str]:
     """Per-unit CPU time at each size against the smallest (best of three there); the ratios
     measured, stopping at the first over the bound."""
     base_text = make(sizes[0])
-    base = min(_cpu(lambda: extract_claims("c", "q?", base_text)) for _ in range(3)) / sizes[0]
+    base = min(_cpu_per_unit(base_text, sizes[0]) for _ in range(3))
     seen = []
     for size in sizes[1:]:
-        text = make(size)
-        ratio = _cpu(lambda text=text: extract_claims("c", "q?", text)) / size / base
+        ratio = _cpu_per_unit(make(size), size) / base
         seen.append(f"{size}: {ratio:.2f}")
         if ratio > _MAX_RATIO:
             break
@@ -59,8 +70,15 @@ def _repeated(kb: int) -> str:
     return (ANSWER * (size // len(ANSWER) + 1))[:size]
 
 
-def test_time_per_kb_is_flat_from_10_kb_to_1_mb() -> None:
-    seen = _per_unit_stays_flat(_repeated, [10, 40, 1024])
+def test_time_per_kb_is_flat_from_1_kb_to_1_mb() -> None:
+    seen = _per_unit_stays_flat(_repeated, [1, 10, 40, 1024])
+    assert len(seen) == 3 and all(float(s.split()[1]) <= _MAX_RATIO for s in seen), seen
+
+
+@pytest.mark.slow
+def test_time_per_kb_is_flat_from_1_kb_to_10_mb() -> None:
+    """The issue's upper end: about a minute of CPU here, so 1 MB first stops a regression."""
+    seen = _per_unit_stays_flat(_repeated, [1, 1024, 10240])
     assert len(seen) == 2 and all(float(s.split()[1]) <= _MAX_RATIO for s in seen), seen
 
 

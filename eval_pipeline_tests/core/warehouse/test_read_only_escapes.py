@@ -4,11 +4,13 @@ Every escape is tried through the handle that BKG functions, golden SQL, the LLM
 tool, the sql dimension's catalog reads and table fingerprints all read through, and each attempt
 is followed by a look at the data (and the files) from a separate connection: nothing changed.
 On PostgreSQL the handle connects as the superuser ``postgres``, the worst case, and then as the
-read-only role the deployment guide's SQL creates.
+read-only role the deployment guide's SQL creates. Last, through the command line: the warning
+``validate`` and ``run`` print when the role can write, and KPIs that try to write in a run.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import uuid
@@ -21,11 +23,15 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from eval_pipeline.cli.main import main
 from eval_pipeline.core.inputs import reference_problems
 from eval_pipeline.core.models import BKG, GoldenCase, Reference
 from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime
 from eval_pipeline.core.warehouse.db import Database, sqlite_authorizer
 from eval_pipeline.core.warehouse.sql_guard import UnsafeSQLError
+from eval_pipeline.demo import tiny
+from eval_pipeline_tests.stored_results import GoodRun, one_line
+from eval_pipeline_tests.stored_run import stderr_lines, summary_of
 
 DEPLOYMENT_DOC = Path(__file__).resolve().parents[3] / "docs" / "deployment.md"
 SEED = [
@@ -461,3 +467,150 @@ def test_a_bkg_function_cannot_write_through_its_handle(db: Database, url: str) 
     value = runtime.evaluate(Reference(kpi="rogue"), db)
     assert value.error is not None and "PermissionError" in value.error
     assert _rows(url) == ROWS
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def _tiny_warehouse(url: str) -> str:
+    """The tiny domain's tables loaded at ``url`` (a test schema), returned with a password in
+    the URL (the test server trusts loopback) so that the messages can be seen to redact it."""
+    tiny.load(url)
+    parsed = sa.make_url(url)
+    return parsed.set(password=parsed.password or "pw-never-shown").render_as_string(
+        hide_password=False
+    )
+
+
+def _counts(url: str) -> tuple[int, ...]:
+    """Rows of the tiny tables, counted from a connection outside the evaluation."""
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    with engine.connect() as conn:
+        counts = tuple(
+            int(conn.execute(sa.text(f"SELECT COUNT(*) FROM {table}")).scalar_one())
+            for table in ("orders", "products")
+        )
+    engine.dispose()
+    return counts
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(
+    ("command", "says"), [(["validate"], "inputs are valid"), (["run", "--run-key", "su"], "5/5")]
+)
+def test_postgres_cli_warns_in_one_line_when_the_role_can_write(
+    good_env: GoodRun,
+    pg_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+    says: str,
+) -> None:
+    """The issue's item 5 at the start of ``validate`` and ``run``: a superuser connection goes
+    on, with one warning line naming the variable, password redacted, on stderr."""
+    url = _tiny_warehouse(pg_url)
+    monkeypatch.setenv("EVAL_DATABASE_URL", url)
+    assert main(command) == 0
+    captured = capsys.readouterr()
+    assert says in captured.out
+    line = one_line(captured.err)
+    parsed = sa.make_url(url)
+    shown = parsed.render_as_string(hide_password=True)
+    assert ":***@" in shown and str(parsed.password) not in captured.out + captured.err
+    assert line.startswith(
+        f"WARNING: the warehouse connection EVAL_DATABASE_URL={shown} can write "
+        f"(role '{parsed.username}' is a superuser; "
+    ), line
+    assert line.endswith("docs/deployment.md, 'The read-only database role'."), line
+    good_env.before.assert_unchanged()
+
+
+@pytest.mark.postgres
+def test_postgres_cli_prints_no_warning_for_the_documented_read_only_role(
+    good_env: GoodRun,
+    pg_url: str,
+    reader_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The warning is no noise: with the role the deployment guide creates, nothing at all."""
+    _tiny_warehouse(pg_url)  # created after the role: its default privileges let it read them
+    monkeypatch.setenv("EVAL_DATABASE_URL", reader_url)
+    assert main(["validate"]) == 0
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("inputs are valid\n", "")
+
+
+WRITING_KPIS = {  # a KPI's attempt to write through its handle: the reason its case errs
+    "two_statements": (
+        "SET TRANSACTION READ WRITE; DELETE FROM orders",
+        "UnsafeSQLError: expected exactly one SQL statement, found 2",
+    ),
+    "delete": (
+        "DELETE FROM orders RETURNING order_id",
+        "UnsafeSQLError: only queries may run on the warehouse (SELECT, WITH, VALUES, TABLE, "
+        "SHOW), not DELETE",
+    ),
+}
+PG_WRITING_KPIS = {  # one query that passes the statement check and meets the transaction
+    "delete_in_cte": (
+        "WITH gone AS (DELETE FROM orders RETURNING *) SELECT COUNT(*) FROM gone",
+        "InternalError: cannot execute SELECT in a read-only transaction",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "warehouse", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+)
+def test_a_kpi_that_writes_in_a_run_errs_its_case_and_changes_nothing(
+    good_env: GoodRun,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+    warehouse: str,
+) -> None:
+    """Through ``run``: each writing KPI's case is ``error`` with the refusal as its reason, the
+    other cases pass, the warehouse keeps its rows and the good run stored first is unchanged.
+    On PostgreSQL the role is the superuser: only the handle's walls stand in the way."""
+    if warehouse == "postgresql":
+        url = _tiny_warehouse(request.getfixturevalue("pg_url"))
+        monkeypatch.setenv("EVAL_DATABASE_URL", url)
+    else:
+        url = good_env.settings.database_url
+    rows = _counts(url)
+    bkg = json.loads(good_env.settings.bkg_path.read_text())
+    units = next(k for k in bkg["kpis"] if k["name"] == "units_sold")
+    golden = json.loads(good_env.settings.golden_path.read_text())
+    question = next(c for c in golden if c["id"] == "TC_003")
+    attempts = {**WRITING_KPIS, **(PG_WRITING_KPIS if warehouse == "postgresql" else {})}
+    for name, (sql, _) in attempts.items():
+        source = f"def write_{name}(db, product):\n    db.query({sql!r})\n    return 0\n"
+        bkg["kpis"].append({**units, "name": f"write_{name}", "python_function": source})
+        reference = [{"kpi": f"write_{name}", "params": {"product": "Croissant"}}]
+        golden.append({**question, "id": f"WRITE_{name}", "reference": reference})
+    for variable, name, data in [("BKG", "bkg", bkg), ("GOLDEN", "golden", golden)]:
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(data))
+        monkeypatch.setenv(f"EVAL_{variable}_PATH", str(path))
+
+    assert main(["run", "--run-key", f"writes-{warehouse}"]) == 1
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err
+    warned = [line for line in stderr_lines(captured.err) if "can write" in line]
+    assert stderr_lines(captured.err) == warned  # the superuser's write-access warning only
+    assert len(warned) == (1 if warehouse == "postgresql" else 0)
+    n = len(attempts)
+    assert f"cases in error by cause: oracle {n}; dimensions in error: oracle in {n}\n" in (
+        captured.out
+    )
+    cases = {c["case_id"]: c for c in summary_of(captured.out)[1]["cases"]}
+    for name, (_, refusal) in attempts.items():
+        case = cases[f"WRITE_{name}"]
+        assert (case["state"], case["passed"], case["overall"]) == ("error", False, None)
+        reason = f"oracle: no reference could be computed: write_{name}: {refusal} "
+        assert case["errors"] == [f"{reason}(kpis.write_{name} line 2)"]
+    assert all(cases[f"TC_00{i}"]["passed"] for i in range(1, 6)), "the rest of the batch"
+    assert _counts(url) == rows == (tiny.N_ORDERS, len(tiny.PRODUCTS))
+    good_env.before.assert_unchanged()
