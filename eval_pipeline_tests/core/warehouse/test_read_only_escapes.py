@@ -447,13 +447,18 @@ BKG_DOC: dict[str, Any] = {
         "SELECT lo_import('/etc/hostname') AS x",
         "SELECT readfile('/etc/hostname') AS x",
         "SELECT COUNT(*) FROM items; DELETE FROM items",
+        "SELECT dblink_exec('dbname=test', 'DELETE FROM items') AS x",
+        "SELECT * FROM dblink('dbname=test', 'SELECT 1') AS t(n int)",
+        "COPY (SELECT * FROM items) TO '/tmp/items.csv'",
+        "COPY items TO PROGRAM 'cat'",
     ],
 )
 def test_golden_sql_gets_the_model_sql_deny_list(db: Database, url: str, sql: str) -> None:
     runtime = BKGRuntime(BKG.model_validate(BKG_DOC))
     value = runtime.evaluate(Reference(sql=sql), db)
     assert value.error is not None
-    assert re.search("functions with side effects are not allowed|one SQL statement", value.error)
+    refused = "functions with side effects are not allowed|one SQL statement|only SELECT / WITH"
+    assert re.search(refused, value.error)
     case = GoldenCase.model_validate(
         {"id": "G1", "question": "q", "expected_answer": "a", "reference": [{"sql": sql}]}
     )
