@@ -154,6 +154,13 @@ def _unlikely_by_chance(claim: Claim) -> bool:
     return tolerance(claim) / abs(claim.value) <= 0.005 and abs(claim.value) >= 100
 
 
+def _precise(claim: Claim) -> bool:
+    """Written to within 0.25 % of its value (not "87", "about 40%", "over 500")."""
+    if claim.bound or not claim.value:
+        return False
+    return tolerance(claim) / abs(claim.value) <= 0.0025
+
+
 def head_noun(answer: str, claim: Claim) -> str | None:
     """The word a count names ("42 referrals" → referral; "the most test drives, 362" → drive),
     which must be what the fact counts before a wrong count can be held against it."""
@@ -354,6 +361,9 @@ class _Verifier:
         if not why:
             target, why = self._target(claim, binding, direct, among_others=True)
         if target is not None:
+            other = self._value_of_another(claim, binding, check, [f.fact for f in target])
+            if other is not None:
+                return _unverifiable(claim, other, self.usable)
             shown = ", ".join(_describe(f) for f in target[:_MAX_EVIDENCE])
             who = ", ".join(sorted(binding.entities)) or "the case"
             return _contradicted(claim, [f.fact for f in target], f"{shown} (stated for {who})")
@@ -365,10 +375,34 @@ class _Verifier:
             and self._pins(claim, binding, unit, d)
         ]
         if pinned and len({frozenset(map(id, d.facts)) for d in pinned}) == 1:
+            other = self._value_of_another(claim, binding, check, pinned[0].facts)
+            if other is not None:
+                return _unverifiable(claim, other, self.usable)
             return _contradicted(claim, pinned[0].facts, pinned[0].describe())
         if claim.kind == "comparison":
             why = "a change or difference that no two named reference values give"
         return _unverifiable(claim, f"matches no reference value; {why}", self.usable)
+
+    def _value_of_another(
+        self, claim: Claim, binding: Binding, check: _Check, accused: Sequence[Fact]
+    ) -> str | None:
+        """Why a claim about to be accused is not, when its value, written precisely, is that
+        of another quantity of the same entity (or of the case): a wrong figure rarely equals
+        one by chance, so its words more likely mean that quantity in a way the binding did not
+        read. Another row's value of the accused quantity is no excuse: a swapped row is the
+        chatbot's error."""
+        if claim.value is None or claim.kind != "numeric" or not _precise(claim):
+            return None
+        series = {f.series for f in accused}
+        for fact in self.levels:
+            own = fact.labels or fact.scope
+            if (
+                fact.series not in series
+                and (not own or binding.entities & own)
+                and check.level(fact)
+            ):
+                return f"its value is {fact.describe()}'s, which its words may mean"
+        return None
 
     def _not_its_level(self, claim: Claim, binding: Binding) -> str:
         """Why the claim cannot be held against a level it is bound to, if so: it states a gap

@@ -117,6 +117,14 @@ CARDS = ref(
     name="depot_scorecard",
 )
 
+FULFILMENT = ref(
+    {
+        "columns": ["region", "orders", "shipped"],
+        "rows": [["North", 1204, 1187], ["South", 980, 951]],
+    },
+    sql="SELECT region, COUNT(*) AS orders, SUM(shipped) AS shipped FROM o GROUP BY region",
+)
+
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # markdown emphasis reads as spaces: "*above*" still makes a comparison
     ("emphasis", "", "North scored 0.34 points *above* South.", [SCORES], [S]),
@@ -301,6 +309,13 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         [CARDS],
         [S, S, S, S, C, S],
     ),
+    # a precise value that is another quantity of the same entity is more likely that quantity,
+    # named in words the binding did not read, than a wrong figure that equals it by chance
+    ("another quantity's value", "", "North handled 1,187 orders.", [FULFILMENT], [U]),
+    # but another row's value of the same quantity is a swapped row, the chatbot's error
+    ("another quantity's value", "", "South handled 1,204 orders.", [FULFILMENT], [C]),
+    ("another quantity's value", "", "South handled 1,187 orders.", [FULFILMENT], [C]),
+    ("another quantity's value", "", "North handled 1,150 orders.", [FULFILMENT], [C]),
 ]
 
 
