@@ -31,7 +31,10 @@ from eval_pipeline.core.oracle.periods import (
 )
 from eval_pipeline.core.oracle.units import RATES, unit_from_name
 
-_ID_COLUMN = re.compile(r"(?i)^(?:id|.*_id|.*id$|.*_code|code|.*_no|no|rank|position|pos|#)$")
+_ID_COLUMN = re.compile(
+    r"^(?i:id|.*_id|.*_code|code|.*_no|no|rank|position|pos|#)$|^.*[a-z0-9]I[dD]$"
+)
+"""Columns of identifiers: snake_case ``claim_id``, camelCase ``claimId`` — not ``amount_paid``."""
 _YEAR_COLUMN = re.compile(r"(?i)^(?:year|yr|fiscal_year|fy|.*_year)$")
 
 

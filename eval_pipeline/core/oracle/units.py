@@ -59,7 +59,7 @@ _NAMES: tuple[tuple[str, Unit], ...] = (
     (r"days?", "days"),
     (r"wks?|weeks?", "weeks"),
     (
-        r"usd|eur|gbp|revenue|revenues|sales_amount|amount|price|prices|cost|costs|spend|"
+        r"usd|eur|gbp|revenue|revenues|sales_amount|amounts?|price|prices|cost|costs|spend|"
         r"charges?|billed|paid|collected|collections|income|profit|margin_usd|fees?|value|"
         r"allowance|dollars?|euros?|budget",
         "currency",
@@ -71,11 +71,20 @@ _UNIT_WORDS: tuple[tuple[re.Pattern[str], Unit], ...] = tuple(
 )
 
 
+_PARTICIPLE_NOUN = re.compile(
+    r"(?:^|_)(?:paid|billed|collected|charged|refunded|invoiced)_(?P<noun>[a-z]{3,}[^sui_\W]s)$"
+)
+"""A money participle before a plural noun: "paid_claims" counts claims, it is no amount."""
+
+
 def unit_from_name(name: str) -> Unit | None:
     """What a column or alias name says its numbers are, when it says it clearly."""
     text = name.strip().lower()
     if not text:
         return None
+    counted = _PARTICIPLE_NOUN.search(text)
+    if counted and not any(p.search(counted.group("noun")) for p, _ in _UNIT_WORDS):
+        return None  # the caller reads whole numbers under a plural noun as a count
     found = [unit for pattern, unit in _UNIT_WORDS if pattern.search(text)]
     if "percent" in found and "rate" in text and not re.search(r"pct|percent", text):
         return "percent"  # a rate stored as 0.12 is told apart by its values

@@ -125,6 +125,15 @@ FULFILMENT = ref(
     sql="SELECT region, COUNT(*) AS orders, SUM(shipped) AS shipped FROM o GROUP BY region",
 )
 
+PAID = ref(
+    {
+        "columns": ["line", "indemnity_paid", "paid_claims"],
+        "rows": [["Homeowners", 1_441_731.81, 165], ["Renters", 25_012.40, 31]],
+    },
+    sql="SELECT line, SUM(amount) AS indemnity_paid, COUNT(*) AS paid_claims FROM p GROUP BY 1",
+    column_units={"indemnity_paid": "currency"},
+)
+
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # markdown emphasis reads as spaces: "*above*" still makes a comparison
     ("emphasis", "", "North scored 0.34 points *above* South.", [SCORES], [S]),
@@ -316,6 +325,9 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     ("another quantity's value", "", "South handled 1,204 orders.", [FULFILMENT], [C]),
     ("another quantity's value", "", "South handled 1,187 orders.", [FULFILMENT], [C]),
     ("another quantity's value", "", "North handled 1,150 orders.", [FULFILMENT], [C]),
+    # a column whose name ends in "id" without being an id ("indemnity_paid") holds values
+    ("not an id column", "", "Homeowners paid $1.44M on 165 claims.", [PAID], [S, S]),
+    ("not an id column", "", "Homeowners paid $1.52M on 165 claims.", [PAID], [C, S]),
 ]
 
 
