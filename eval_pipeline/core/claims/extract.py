@@ -369,6 +369,22 @@ def _share(text: str, part: ParsedNumber, whole: ParsedNumber) -> Claim | None:
     )
 
 
+_PER_BASE_JOINT = re.compile(r"\s+(?:[A-Za-z][\w-]*\s+){0,3}?(?i:per|for\s+every)\s+")
+_PER_BASES = (100.0, 1_000.0, 10_000.0, 100_000.0)
+
+
+def _per_base(text: str, rate: ParsedNumber, base: ParsedNumber) -> Claim | None:
+    """ "13.4 claims per 100 policies", "2.1 incidents per 1,000 shipments": a rate on a round
+    base, a share like "3 out of 10" (the base is no claim of its own)."""
+    if base.value not in _PER_BASES or base.unit != "count" or base.scaled or base.bound:
+        return None
+    if rate.unit not in ("count", "number") or rate.scaled or rate.end != rate.numeral_end:
+        return None
+    if not _PER_BASE_JOINT.fullmatch(text, rate.end, base.start):
+        return None
+    return _claim(rate, span=(rate.start, base.numeral_end), unit="fraction", per=base.value)
+
+
 def _range(text: str, low: ParsedNumber, high: ParsedNumber) -> Claim | None:
     """ "between 40 and 45%", "40-45%", "$1.2–1.5M": one claim whose precision spans the range,
     the first number taking the unit and scale written only after the second."""
@@ -512,7 +528,11 @@ def _numeric_claims(text: str, numbers: list[ParsedNumber]) -> list[Claim]:
         nxt = numbers[i + 1] if i + 1 < len(numbers) else None
         merged = None
         if nxt is not None:
-            merged = _share(text, current, nxt) or _range(text, current, nxt)
+            merged = (
+                _share(text, current, nxt)
+                or _per_base(text, current, nxt)
+                or _range(text, current, nxt)
+            )
         if merged is not None:
             claims.append(merged if merged.per is not None else _as_change(text, merged))
             i += 2

@@ -93,7 +93,7 @@ def unit_from_name(name: str) -> Unit | None:
 
 _LESS_IS_BETTER = re.compile(
     r"(?i)no.?show|cancel|late|delay|wait|turnaround|lead.?time|discount|churn|error|defect|"
-    r"complaint|cost|day|hour|minute|second|time|duration|arrear|overdue|outage|backlog"
+    r"complaint|cost|day|hour|minute|second|time|duration|arrear|overdue|outage|backlog|loss|expense"
 )
 
 

@@ -197,10 +197,12 @@ class _Check:
         """Does the claim state this fact's value?"""
         assert self.claim.value is not None
         if self.claim.per is not None:
+            if fact.unit not in ("percent", "fraction", None, "number"):
+                return False
             share = fact.value / 100.0 if fact.unit in ("percent", "points") else fact.value
-            return fact.unit in ("percent", "fraction", None, "number") and share_holds(
-                self.claim, share, self.rule
-            )
+            if fact.unit in (None, "number") and share > 1:
+                share /= self.claim.per  # a rate kept on the claim's own base ("per 100")
+            return share_holds(self.claim, share, self.rule)
         stated = self._stated([fact])
         factors = claim_scales(self.claim, self.unit, fact)
         return any(self._agrees(stated * s, fact.value, s) for s in factors)
@@ -358,6 +360,8 @@ class _Verifier:
             return _supported(claim, [row_matches[0].fact], _describe(row_matches[0]))
         why = self._not_its_level(claim, binding)
         target = None
+        if signed and claim.kind != "comparison":  # "Pacific −129 hours": a gap, not a level
+            direct = [f for f in direct if self._change_fact(f.fact)]
         if not why:
             target, why = self._target(claim, binding, direct, among_others=True)
         if target is not None:

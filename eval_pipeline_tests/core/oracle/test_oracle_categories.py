@@ -17,6 +17,8 @@ FAILED = ref(25, "count", name="failed_items")
 ALL_ITEMS = ref(100, "count", name="items")
 WAIT = ref(150.0, "minutes", name="avg_wait")
 RATE = ref(92.47, "percent", name="completion_rate")
+FREQUENCY = ref(13.42, "percent", name="claim_frequency")
+PER_100 = ref(13.42, sql="SELECT 100.0 * COUNT(*) / 7230 AS claims_per_100_policies FROM c")
 PLANS = ref({"Pro 2": 42, "Team 10": 37}, "count", name="seats")
 SCORES = ref({"West": 4.21, "East": 3.87}, "number", name="avg_score")
 SQL_TABLE = ref(
@@ -68,6 +70,12 @@ CATEGORIES: dict[str, list[Row]] = {
     "derived-one-in-n / x-out-of-y": [
         ("", "One in 4 items failed.", [FAILED, ALL_ITEMS], [S]),
         ("", "One in 10 items failed.", [FAILED, ALL_ITEMS], [C]),
+        # a rate on a round base is a share, its base no claim of its own
+        ("", "Items failed at 25 per 100 items.", [FAILED, ALL_ITEMS], [S]),
+        ("", "The frequency was 13.4 claims per 100 policies.", [FREQUENCY], [S]),
+        ("", "The frequency was 14.6 claims per 100 policies.", [FREQUENCY], [C]),
+        ("", "That is 134 claims per 1,000 policies.", [FREQUENCY], [S]),
+        ("", "The frequency was 13.4 claims per 100 policies.", [PER_100], [S]),
         ("", "West and East completed 8 out of 10 items.", [BY_GROUP], [S]),
     ],
     "derived-sum": [

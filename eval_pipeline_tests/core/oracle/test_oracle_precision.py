@@ -134,6 +134,8 @@ PAID = ref(
     column_units={"indemnity_paid": "currency"},
 )
 
+LOSS_RATIO = ref({"Midwest": 64.79, "Pacific": 85.01}, "percent", name="loss_ratio")
+
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # markdown emphasis reads as spaces: "*above*" still makes a comparison
     ("emphasis", "", "North scored 0.34 points *above* South.", [SCORES], [S]),
@@ -328,6 +330,17 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # a column whose name ends in "id" without being an id ("indemnity_paid") holds values
     ("not an id column", "", "Homeowners paid $1.44M on 165 claims.", [PAID], [S, S]),
     ("not an id column", "", "Homeowners paid $1.52M on 165 claims.", [PAID], [C, S]),
+    # a signed figure beside an entity is its gap to something, never its level
+    (
+        "signed gap",
+        "",
+        "Against the network average, North −1.3 minutes and South +0.9 minutes.",
+        [STOP_TIME],
+        [U, U],
+    ),
+    # a loss or an expense is better lower: the worst loss ratio is the highest
+    ("less is better", "", "Pacific has the worst loss ratio.", [LOSS_RATIO], [S]),
+    ("less is better", "", "Midwest has the worst loss ratio.", [LOSS_RATIO], [C]),
 ]
 
 
