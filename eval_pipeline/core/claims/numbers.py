@@ -190,9 +190,12 @@ def _unit_after(text: str, end: int) -> tuple[Unit | None, float, int]:
 
 
 _COMPARED_BEFORE = re.compile(
-    r"(?:\d[\d.,]*\s*(?:[%kKMB]|[a-z]+)|\b(?i:rose|rising|risen|went|climbed|jumped|grew|increased|"
-    r"fell|dropped|moved|way|shot|crept))\s+$"
+    r"(?:\d[\d.,]*\s*(?:[%kKMB]|(?i:points?|pts?|pp|percent|bps|x|times|[a-z]*(?:second|minute|"
+    r"hour|day|week|month|year)s?|secs?|mins?|hrs?)\b)|\b(?i:rose|rising|risen|went|climbed|jumped|"
+    r"grew|increased|fell|dropped|moved|way|shot|crept))\s+$"
 )
+"""A number and its unit, or a verb of movement, before "above"/"over": "5 points above 100%"
+states a gap, "went over 500" a change; "Plus 500 ran above 100%" is a bound."""
 
 
 _LAST_WORDS_OF_PREFIXES = frozenset(

@@ -228,6 +228,10 @@ class _Check:
 
     def _agrees(self, stated: float, truth: float, factor: float, *, signed: bool = False) -> bool:
         claim = self.claim
+        if claim.bound is not None and claim.direction in ("up", "down"):
+            # "down less than 0.1%": a fall whose size is bounded, whatever sign carries it
+            right_way = truth <= 0 if claim.direction == "down" else truth >= 0
+            return right_way and within(claim, abs(stated), abs(truth), factor, self.rule)
         if not signed:
             if claim.kind != "comparison" and stated >= 0 > truth:
                 truth = -truth  # "a loss of $1.2M" states a magnitude

@@ -136,6 +136,12 @@ PAID = ref(
 
 LOSS_RATIO = ref({"Midwest": 64.79, "Pacific": 85.01}, "percent", name="loss_ratio")
 
+PLAN_LOSS = ref({"Home Plus 500": 101.69, "Auto 360": 85.2}, "percent", name="loss_ratio")
+STAY = [
+    ref(2.6185, "days", name="avg_length_of_stay", params={"year": 2024}),
+    ref(2.6174, "days", name="avg_length_of_stay", params={"year": 2025}),
+]
+
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # markdown emphasis reads as spaces: "*above*" still makes a comparison
     ("emphasis", "", "North scored 0.34 points *above* South.", [SCORES], [S]),
@@ -341,6 +347,25 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # a loss or an expense is better lower: the worst loss ratio is the highest
     ("less is better", "", "Pacific has the worst loss ratio.", [LOSS_RATIO], [S]),
     ("less is better", "", "Midwest has the worst loss ratio.", [LOSS_RATIO], [C]),
+    # after a name's number and a verb, "above" bounds the figure; after a number and its unit
+    # it states a gap
+    ("bound after a name", "", "Home Plus 500 ran above 100%.", [PLAN_LOSS], [U, S]),
+    ("bound after a name", "", "Auto 360 ran above 100%.", [PLAN_LOSS], [U, C]),
+    # a bounded fall is bounded in size: "down less than 0.1%" holds for a fall of 0.04%
+    (
+        "bounded change",
+        "",
+        "Stays averaged 2.62 days in 2024 and 2.62 days in 2025, down less than 0.1%.",
+        STAY,
+        [S, S, S],
+    ),
+    (
+        "bounded change",
+        "",
+        "Stays averaged 2.62 days in 2024 and 2.62 days in 2025, up less than 0.1%.",
+        STAY,
+        [S, S, C],
+    ),
 ]
 
 
