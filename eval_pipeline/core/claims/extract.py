@@ -451,8 +451,11 @@ _PHRASAL_BEFORE = re.compile(
 _COMPARATIVES = (
     r"higher|lower|more|fewer|less|ahead\s+of|behind|above|below|longer|shorter|faster|slower|"
     r"bigger|smaller|larger|greater|better|worse|cheaper|dearer|costlier|quicker|later|earlier|"
-    r"apart"
+    r"apart|(?:under|over)(?=\s+(?!(?:the|a|an|this|that|these|those|its|their|our|my|each|"
+    r"every|all|last|next)\b)[a-z])"
 )
+"""Words after a number that make it a gap: "2 points below", "$201K under reserve" (not "12
+claims over the year")."""
 _CHANGE_AFTER = re.compile(
     r"(?P<points>-?(?i:(?:percentage[\s-])?points?)\b)?"
     rf"[\s-]+(?i:(?P<up_noun>{_UP_NOUNS})|(?P<down_noun>{_DOWN_NOUNS}|deterioration)|change|swing|"
@@ -462,7 +465,8 @@ _AGAINST_AFTER = re.compile(
     r"\s+(?i:(?:against|versus|vs\.?|compared\s+(?:with|to)|relative\s+to|on|over|than)\s)"
 )
 _DOWN_WORDS = re.compile(
-    r"^(?i:lower|fewer|less|behind|below|shorter|faster|smaller|cheaper|quicker|earlier|worse)$"
+    r"^(?i:lower|fewer|less|behind|below|shorter|faster|smaller|cheaper|quicker|earlier|worse|"
+    r"under)$"
 )
 POLAR_WORDS = re.compile(r"(?i)improv|better|worse|worsen|deteriorat")
 """Words whose direction depends on whether more of the metric is good (signed up for good)."""

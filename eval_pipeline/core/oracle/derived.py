@@ -466,6 +466,25 @@ class Deriver:
             return [(later, earlier, True, True)]
         return [(a, b, True, False), (b, a, True, False)]
 
+    def _row_gaps(self, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
+        """For a gap between two quantities of one named row ("Fleet 25 came in $201K under
+        reserve" beside its reserve and its payments): each pair of its columns of one unit
+        family, unordered and unpinned, so such a gap can be supported but never accused."""
+        out: list[tuple[Fact, Fact, bool, bool]] = []
+        for (labels, scope), row in self._rows.items():
+            if not binding.entities & (labels or scope):
+                continue
+            for a, b in itertools.combinations(row, 2):
+                if (
+                    a.column != b.column
+                    and a.source is b.source
+                    and a.periods == b.periods
+                    and family(a.unit) is not None
+                    and _same_family(a, b)
+                ):
+                    out.append((a, b, False, False))
+        return out
+
     def changes(self, claim: Claim, binding: Binding, unit: Unit | None) -> list[Derived]:
         """Differences (in the facts' unit, or points for rates) and relative changes (%)."""
         out: list[Derived] = []
@@ -474,6 +493,8 @@ class Deriver:
             pairs = self._previous(binding)
         if not pairs:
             pairs = self._stated_pair(claim, binding)
+        if not pairs and claim.kind == "comparison":
+            pairs = self._row_gaps(binding)
         for a, b, pinned, ordered in pairs:
             rate = a.unit in RATES
             factor = 100.0 if a.unit == "fraction" else 1.0
