@@ -576,6 +576,9 @@ class _Verifier:
             return None, "a share of another entity's quantity, not its rate"
         if not known_scale(claim, first.fact):
             return None, f"a measure whose unit prefix {first.fact.describe()} may not share"
+        unknown = self._unknown_unit(claim, claim_unit(claim, binding), first)
+        if unknown:
+            return None, unknown
         if claim.unit not in RATES and self._a_part_of(claim, binding, first.fact):
             return None, "a part of another entity's or period's total, not its level"
         noun = head_noun(self.ctx.answer, claim)
@@ -626,6 +629,21 @@ class _Verifier:
         if first.entity == "row":
             return None, "it names no row of the reference's table"
         return None, "it names a label the only comparable figure is not for"
+
+    def _unknown_unit(self, claim: Claim, unit: Unit | None, fit: Fit) -> str:
+        """Why a claim with a unit is not held against a value whose unit nothing declares or
+        names, if so: a rate against a column of whole numbers (counts, most likely), an amount
+        against one of another magnitude ("Severe claims cost $1.9M" beside 49 severe claims)."""
+        fact = fit.fact
+        kind = family(unit)
+        if fact.unit is not None or kind is None:
+            return ""
+        series = self.deriver.series.get(fact.series, [fact])
+        if kind == "rate" and all(f.value.is_integer() for f in series):
+            return f"a rate, and {fact.describe()} holds whole numbers of no stated unit"
+        if kind in ("money", "duration") and _magnitude_ratio(claim, unit, fit) >= 10:
+            return f"of another magnitude than {fact.describe()}, whose unit is not stated"
+        return ""
 
     def _a_part_of(self, claim: Claim, binding: Binding, fact: Fact) -> bool:
         """Is the claim a part of the whole that pins the fact: the fact's row or period named

@@ -142,6 +142,15 @@ STAY = [
     ref(2.6174, "days", name="avg_length_of_stay", params={"year": 2025}),
 ]
 
+SEVERE = ref(
+    {"columns": ["yr", "severe"], "rows": [["2024", 38], ["2025", 49]]},
+    sql="SELECT yr, SUM(sev = 'severe') AS severe FROM c GROUP BY yr",
+)
+SEVERITY = ref(
+    {"columns": ["yr", "low", "severe"], "rows": [["2024", 306, 38], ["2025", 383, 49]]},
+    sql="SELECT yr, SUM(sev = 'low') AS low, SUM(sev = 'severe') AS severe FROM c GROUP BY yr",
+)
+
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # markdown emphasis reads as spaces: "*above*" still makes a comparison
     ("emphasis", "", "North scored 0.34 points *above* South.", [SCORES], [S]),
@@ -366,6 +375,11 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         STAY,
         [S, S, C],
     ),
+    # a value of no stated unit accuses an amount of its own magnitude only, and a rate never
+    # when its column holds whole numbers
+    ("unknown unit", "", "Severe claims cost us $1.9M in 2025.", [SEVERITY], [U]),
+    ("unknown unit", "", "Severe claims were 45% in 2025.", [SEVERE], [U]),
+    ("unknown unit", "", "There were 52 severe claims in 2025.", [SEVERITY], [C]),
 ]
 
 
