@@ -315,6 +315,11 @@ def _numbers_mentioned(
 # --------------------------------------------------------------------------- shares and ranges
 
 _SHARE_JOINT = re.compile(r"\s+(?i:in|out\s+of|of)(?:\s+every)?\s+(?:the\s+)?")
+_NOUN_SHARE_JOINT = re.compile(
+    r"\s+[a-z][a-z-]+\s+(?i:out\s+of|for\s+every|in\s+every|of\s+every)\s+(?:the\s+)?"
+)
+"""A share whose part names what it counts: "6 claims for every 10", "3 accounts out of 4"
+(not "12 clinics in 3 states")."""
 _SHARE_AHEAD = re.compile(r"\s+(?i:in|out\s+of)(?:\s+every)?\s+\d")
 _TO_ONE = re.compile(r"(?:\s+(?i:to)\s+|\s*:\s*)1\b(?![.,]\d)")  # not "from 427 to 1,348"
 _SCORE_WORDS = re.compile(
@@ -345,7 +350,9 @@ def _share(text: str, part: ParsedNumber, whole: ParsedNumber) -> Claim | None:
     """ "one in 8", "3 out of 10", "8 in 10", "2 of every 5": a share stated as a count per
     count (a score "4.5 out of 5" is no share)."""
     joint = text[part.numeral_end : whole.numeral_start]
-    if part.end != part.numeral_end or not _SHARE_JOINT.fullmatch(joint):
+    if part.end != part.numeral_end or not (
+        _SHARE_JOINT.fullmatch(joint) or _NOUN_SHARE_JOINT.fullmatch(joint)
+    ):
         return None
     if part.unit != "count" or whole.unit != "count" or part.scaled or whole.scaled:
         return None

@@ -78,6 +78,10 @@ CATEGORIES: dict[str, list[Row]] = {
     "derived-one-in-n / x-out-of-y": [
         ("", "One in 4 items failed.", [FAILED, ALL_ITEMS], [S]),
         ("", "One in 10 items failed.", [FAILED, ALL_ITEMS], [C]),
+        # a share whose part names what it counts
+        ("", "1 item for every 4 failed.", [FAILED, ALL_ITEMS], [S]),
+        ("", "4 items for every 10 failed.", [FAILED, ALL_ITEMS], [C]),
+        ("", "Only 1 item out of 4 failed.", [FAILED, ALL_ITEMS], [S]),
         # a rate on a round base is a share, its base no claim of its own
         ("", "Items failed at 25 per 100 items.", [FAILED, ALL_ITEMS], [S]),
         ("", "The frequency was 13.4 claims per 100 policies.", [FREQUENCY], [S]),
