@@ -639,7 +639,8 @@ class _Verifier:
         if fact.unit is not None or kind is None:
             return ""
         series = self.deriver.series.get(fact.series, [fact])
-        if kind == "rate" and all(f.value.is_integer() for f in series):
+        declared = fact.source.unit in RATES or bool(fact.source.column_units)
+        if kind == "rate" and not declared and all(f.value.is_integer() for f in series):
             return f"a rate, and {fact.describe()} holds whole numbers of no stated unit"
         if kind in ("money", "duration") and _magnitude_ratio(claim, unit, fit) >= 10:
             return f"of another magnitude than {fact.describe()}, whose unit is not stated"
