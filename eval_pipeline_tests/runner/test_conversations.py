@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -49,11 +50,20 @@ from eval_pipeline.runner.conversations import evaluate_conversations
 from eval_pipeline.runner.evaluate import run_assets
 from eval_pipeline_tests import tiny_chatbot
 from eval_pipeline_tests.dagster_helpers import eval_instance
+from eval_pipeline_tests.pipeline.test_graph import judge_reply
 from eval_pipeline_tests.production_storage import (
     TINY,
     scratch_schema,
     tiny_postgres_settings,
     tiny_sqlite_settings,
+)
+from eval_pipeline_tests.scripted_openai import (
+    RecordedRequest,
+    Reply,
+    ScriptedOpenAI,
+    content,
+    is_probe,
+    tool_calls,
 )
 
 T0 = dt.datetime(2026, 11, 30, 9, 0, 0)
@@ -193,6 +203,125 @@ def test_conversations_on_sqlite_and_the_golden_sync_leaves_their_keys(tmp_path:
             for k in r.partition_keys
         ]
         assert not [k for k in deleted if k.startswith("conv.")]
+
+
+RUBRIC = """\
+name: bakery
+dimensions:
+  - name: figures_match
+    question: Do the quoted figures match the live data?
+    check: {kind: oracle, functions: [total_revenue, online_share]}
+  - name: tone
+    question: Is the tone friendly and professional?
+"""
+TONE = 4
+
+
+def kpi_verifier(request: RecordedRequest) -> Reply:
+    """A verifier that picks the KPI the question is about, runs it, and rules on every claim
+    by comparing the claim's figure with the KPI's live value (1% tolerance)."""
+    prompt = request.messages[1]["content"]
+    results = [json.loads(m["content"]) for m in request.messages if m["role"] == "tool"]
+    if not results:
+        kpi = "total_revenue" if "total revenue" in prompt.lower() else "online_share"
+        return tool_calls([("list_kpis", {}), ("call_kpi", {"name": kpi})])
+    (measured,) = [r for r in results if "value" in r]
+    verdicts = []
+    for claim_id, text in re.findall(r"^- (C\d+) \(\w+\): (.*)$", prompt, re.MULTILINE):
+        figure = re.search(r"\d[\d,]*(?:\.\d+)?", text)
+        close = figure and abs(float(figure[0].replace(",", "")) - measured["value"]) <= 0.01 * abs(
+            measured["value"]
+        )
+        verdict = "unverifiable" if not figure else "supported" if close else "contradicted"
+        evidence = [measured["evidence_id"]] if figure else []
+        verdicts.append(
+            (
+                "submit_verdict",
+                {"claim_id": claim_id, "verdict": verdict, "reason": "kpi", "evidence": evidence},
+            )
+        )
+    return tool_calls(verdicts)
+
+
+def scripted_llm(request: RecordedRequest) -> Reply:
+    """The verifier's tool turns, the rubric's judgement, and every built-in judge's reply."""
+    if "tools" in request.body:
+        return kpi_verifier(request)
+    schema = request.body["response_format"]["json_schema"]
+    if schema["name"] != "rubric_judgement":
+        return judge_reply(request)
+    asked = schema["schema"]["properties"]
+    return content(json.dumps({d: {"score": TONE, "justification": "polite"} for d in asked}))
+
+
+def test_with_an_llm_conversations_get_the_verifier_the_judges_and_the_rubric(
+    tmp_path: Path,
+) -> None:
+    """Issue #18 with an LLM configured: the logged answer is verified by the tool-calling
+    verifier choosing the KPI itself among the BKG's parameter-free ones, and the judges and
+    the rubric's judge score it — the bot is never asked."""
+    settings = tiny_sqlite_settings(tmp_path)
+    source_url = f"sqlite:///{tmp_path / 'chats.db'}"
+    write(source_url, messages(settings["database_url"]))
+    rubric = tmp_path / "rubric.yaml"
+    rubric.write_text(RUBRIC, encoding="utf-8")
+    asked = tiny_chatbot.asked_so_far()
+    with ScriptedOpenAI(api_key="sk-test", default=scripted_llm) as server:
+        overrides = {
+            **settings,
+            **MAPPING,
+            "conversations_url": source_url,
+            "rubric_path": str(rubric),
+            "llm_base_url": server.base_url,
+            "llm_api_key": "sk-test",
+            "llm_model": "scripted-judge",
+        }
+        with eval_instance() as instance:
+            summary = evaluate_conversations("r-conv-llm", overrides=overrides, instance=instance)
+        requests = server.requests
+    assert tiny_chatbot.asked_so_far() == asked, "the bot was asked"
+    assert summary["calls"]["chatbot"] == 0
+    assert all(r.status == 200 for r in requests), [r.status for r in requests]
+    assert summary["calls"]["judge"] == len(requests) - sum(map(is_probe, requests))
+
+    first_turns = [r for r in requests if "tools" in r.body and len(r.messages) == 2]
+    assert len(first_turns) == 2, "one verifier loop per conversation"
+    for turn in first_turns:  # offered the parameter-free KPIs, not told which one
+        assert "kpi total_revenue" in turn.text and "kpi online_share" in turn.text
+
+    store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
+    cases = {c["case_id"]: c for c in summary["cases"]}
+    assert sorted(cases) == ["conv.c-1", "conv.c-2"]
+    for case_id, kpi, verdict in [
+        ("conv.c-1", "total_revenue", "supported"),
+        ("conv.c-2", "online_share", "contradicted"),
+    ]:
+        (oracle,) = store.history("oracle_verdicts", "r-conv-llm", case_id)
+        assert oracle["agent"]["counts"]["fabricated"] == 0
+        ruled = [v for v in oracle["verdicts"] if v["verdict"] != "unverifiable"]
+        assert ruled and {v["verdict"] for v in ruled} == {verdict}, oracle["verdicts"]
+        assert {(e["kind"], e["source"]) for v in ruled for e in v["evidence"]} == {("kpi", kpi)}
+        dims = cases[case_id]["dimensions"]
+        assert dims["oracle"]["state"] == "scored"
+        assert dims["oracle"]["method"] == "llm:scripted-judge", dims["oracle"]
+        for name in ("content_quality", "on_topic"):
+            assert dims[name]["state"] == "scored", dims[name]
+            assert dims[name]["method"] == "llm:scripted-judge"
+            assert dims[name]["score"] == pytest.approx(0.8)
+        assert dims["safety"]["state"] == "scored"
+    assert "oracle" in " ".join(cases["conv.c-2"]["gate_failures"])
+    rubric_rows = query(
+        f"sqlite:///{tmp_path / 'home' / 'results.db'}",
+        "SELECT case_id, dimension, state, method, raw_score FROM evaluations "
+        "WHERE dimension LIKE 'rubric.%' ORDER BY case_id, dimension",
+    )
+    # the tone from the rubric's judge, the figures from the verifier's verdicts
+    assert [tuple(r.values()) for r in rubric_rows] == [
+        ("conv.c-1", "rubric.figures_match", "scored", "oracle", 5),
+        ("conv.c-1", "rubric.tone", "scored", "llm:scripted-judge", TONE),
+        ("conv.c-2", "rubric.figures_match", "scored", "oracle", 1),
+        ("conv.c-2", "rubric.tone", "scored", "llm:scripted-judge", TONE),
+    ]
 
 
 def tick(sensor: Any, instance: DagsterInstance, env: EvalEnvironment, cursor: str | None = None):
