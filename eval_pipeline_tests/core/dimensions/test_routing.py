@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from eval_pipeline.core.aggregate import GatePolicy, judge_case, routing_summary, summarize_run
 from eval_pipeline.core.analysis.compare import compare_runs
 from eval_pipeline.core.dimensions.routing import answered_dimension, routing_dimension
 from eval_pipeline.core.models import ChatPayload, GoldenCase, ToolCall
-from eval_pipeline.settings import BARE_WEIGHTS, FULL_WEIGHTS
+from eval_pipeline.environment import Environment
+from eval_pipeline.settings import BARE_WEIGHTS, FULL_WEIGHTS, load_settings
+from eval_pipeline_tests.production_storage import tiny_sqlite_settings
 
 
 def payload(intent: str | None, answer: str = "respuesta", **kw: object) -> ChatPayload:
@@ -142,3 +146,22 @@ def test_the_report_shows_the_confusion_matrix() -> None:
     rows = re.findall(r"<tr><th>(.*?)</th>(.*?)</tr>", table.group(0), re.S)
     cells = {h: re.findall(r'<td class="(\w*)">(\d*)</td>', b) for h, b in rows[1:]}
     assert cells == {"x&lt;y": [("pass", "1"), ("fail", "1")], "z": [("", ""), ("pass", "1")]}
+
+
+def test_a_wrong_route_is_a_gate_unless_the_routing_gate_is_off(tmp_path: Path) -> None:
+    """``EVAL_ROUTING_GATE=false`` keeps routing scored but takes its gate away."""
+    misrouted = {"routing": routing_dimension(CASE, payload("mixta"))}
+    misrouted["answered"] = answered_dimension(payload("mixta"))
+    args = {"has_expected_answer": False, "has_reference": False, "chatbot_errors": []}
+    verdicts = {}
+    for gate in ("true", "false"):
+        env = Environment(load_settings(**tiny_sqlite_settings(tmp_path / gate), routing_gate=gate))
+        try:
+            result = judge_case(CASE.id, misrouted, policy=env.policy, **args)  # type: ignore[arg-type]
+        finally:
+            env.close()
+        verdicts[gate] = (result.gate_failures, result.dimensions["routing"].score)
+    routing_gate = "routing: routed to mixta, expected catalogo_precios"
+    assert routing_gate in verdicts["true"][0]
+    assert routing_gate not in verdicts["false"][0]
+    assert verdicts["true"][1] == verdicts["false"][1] == 0.0, "scored either way"
