@@ -480,6 +480,7 @@ class Settings(BaseSettings):
             price_output_per_1k=self.llm_price_output_per_1k,
             cache_ttl_s=self.llm_cache_ttl_s,
             requests_per_minute=self.llm_requests_per_minute,
+            pacing_dir=self.home / "pacing",
         )
 
     @property

@@ -276,7 +276,10 @@ class JudgeClient:
         self._sleep = sleep
         self._limit = _endpoint_limit(settings)
         self._pacer = endpoint_pacer(
-            settings.base_url, settings.azure_deployment, settings.requests_per_minute
+            settings.base_url,
+            settings.azure_deployment,
+            settings.requests_per_minute,
+            settings.pacing_dir,
         )
         key = settings.api_key.get_secret_value()
         common: dict[str, Any] = {"api_key": key, "timeout": settings.timeout_s, "max_retries": 0}

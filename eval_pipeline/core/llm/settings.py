@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
@@ -33,6 +34,10 @@ class LLMSettings(BaseModel):
     cache_ttl_s: float = Field(default=SEVEN_DAYS_S, ge=0)
     requests_per_minute: float = Field(
         default=0, ge=0, description="Most request starts per minute on the endpoint; 0: any."
+    )
+    pacing_dir: Path | None = Field(
+        default=None,
+        description="Folder whose slot files share the pacing with other processes on the machine.",
     )
 
     @property

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import subprocess
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -13,6 +15,7 @@ import pytest
 from eval_pipeline.core.llm.client import JudgeClient, JudgeUnavailableError
 from eval_pipeline.core.llm.pacing import Pacer, endpoint_pacer
 from eval_pipeline.core.llm.settings import LLMSettings
+from eval_pipeline.settings import load_settings
 from eval_pipeline_tests.scripted_openai import RecordedRequest, Reply, ScriptedOpenAI, content
 
 
@@ -130,3 +133,44 @@ def test_a_rate_limited_endpoint_never_answers_429_when_paced(tmp_path: Path) ->
 def _refused(client: JudgeClient, text: str) -> None:
     with contextlib.suppress(JudgeUnavailableError):
         client.chat([{"role": "user", "content": text}])
+
+
+_PACED_PROCESS = """
+import sys, time
+from pathlib import Path
+from eval_pipeline.core.llm.pacing import endpoint_pacer
+pacer = endpoint_pacer("http://judge.local/v1", None, float(sys.argv[1]), Path(sys.argv[2]))
+for _ in range(4):
+    pacer.wait()
+    print(time.time(), flush=True)
+"""
+
+
+def test_processes_pacing_one_endpoint_share_its_slots(tmp_path: Path) -> None:
+    """The daemon's runs and a multiprocess executor's steps are processes of their own: with
+    the shared folder the settings give (``EVAL_HOME/pacing``), their starts are spaced as one
+    caller's are, so together they stay under the key's rate."""
+    per_minute = 300.0  # one start per 0.2 s
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _PACED_PROCESS, str(per_minute), str(tmp_path / "pacing")],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    starts = sorted(float(line) for run in runs for line in run.communicate(timeout=60)[0].split())
+    assert len(starts) == 12
+    gaps = [b - a for a, b in itertools.pairwise(starts)]
+    assert min(gaps) >= 60.0 / per_minute - 0.02, gaps  # a sleep never ends early
+
+
+def test_the_settings_share_the_pacing_through_eval_home(tmp_path: Path) -> None:
+    settings = load_settings(
+        home=str(tmp_path),
+        llm_base_url="http://judge.local/v1",
+        llm_api_key="k",
+        llm_model="m",
+        llm_requests_per_minute=15,
+    )
+    assert settings.llm is not None and settings.llm.pacing_dir == tmp_path / "pacing"
