@@ -1,0 +1,117 @@
+"""Issue #16's browser check on the demo itself: the demo's warehouse, golden set and bot with
+seeded faults evaluated into a real instance, the code location's webserver over it, and headless
+Chromium finding the failed cases in ``judge_scores``' partition view and a failed partition's
+contradicted claim with its expected value (``test_ui_cases`` does the same, and more, on the tiny
+world in seconds).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dagster import DagsterInstance
+
+from eval_pipeline.demo import warehouse
+from eval_pipeline.demo.bot.runner import start_bot
+from eval_pipeline.runner.evaluate import evaluate
+from eval_pipeline_tests.conftest import require_service
+from eval_pipeline_tests.core.report.test_report_browser import CHROMIUM
+from eval_pipeline_tests.pipeline.test_ui_cases import (
+    FLAGS,
+    LOCATION,
+    RUN,
+    UI_TIMEOUT_MS,
+    check_partitions,
+    contradicted_case,
+    open_check_partitions,
+    serving_reports,
+    wait_text,
+)
+from eval_pipeline_tests.pipeline.test_ui_staleness import (
+    free_port,
+    graphql,
+    serving_location,
+    write_instance_yaml,
+)
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The 30 demo cases, answered by the demo bot with fault seed 3, served by the webserver."""
+    tmp = tmp_path_factory.mktemp("ui-demo")
+    home = tmp / "dagster"
+    write_instance_yaml(home)
+    viewer_url = f"http://127.0.0.1:{free_port()}"
+    url = f"sqlite:///{tmp / 'demo.db'}"
+    warehouse.load(url)
+    with start_bot(database_url=url, fault_seed=3, fault_log=None, ttft_s=0.0) as bot:
+        overrides = {
+            "home": str(tmp / "home"),
+            "database_url": url,
+            "chatbot_url": bot.url,
+            "report_base_url": viewer_url,
+        }
+        with DagsterInstance.from_config(str(home)) as instance:
+            summary = evaluate(RUN, overrides=overrides, instance=instance)
+    with (
+        serving_reports(tmp, overrides["home"], viewer_url),
+        serving_location(tmp, home, LOCATION.format(overrides=overrides)) as served,
+    ):
+        graphql(served, "mutation { setNuxSeen }")
+        flagged = [c["case_id"] for c in summary["cases"] if not c["passed"] or c["warnings"]]
+        written = Path(overrides["home"]) / "reports" / RUN / "summary.json"
+        yield {
+            "url": served,
+            "summary": summary,
+            "failed": flagged,
+            "claims": {c["case_id"]: c["claims"] for c in json.loads(written.read_text())["cases"]},
+        }
+
+
+@pytest.fixture(scope="module")
+def page(demo: dict[str, Any]) -> Iterator[Any]:
+    if not os.access(CHROMIUM, os.X_OK):
+        require_service("Chromium", f"{CHROMIUM} not found; apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(UI_TIMEOUT_MS)
+        yield page
+        browser.close()
+
+
+def test_the_demo_runs_failed_cases_are_marked_and_name_their_contradicted_claim(
+    demo: dict[str, Any], page: Any, tmp_path: Path
+) -> None:
+    summary = demo["summary"]
+    assert len(summary["cases"]) == 30
+    failed = set(demo["failed"])
+    passed = {c["case_id"] for c in summary["cases"]} - failed
+    assert failed and passed, "the seeded faults fail some cases and leave others"
+
+    open_check_partitions(page, demo["url"], "judge_scores", "case_passed")
+    wait_text(page, f"Failed ({len(failed)})")
+    wait_text(page, f"Passed ({len(passed)})")
+    found = check_partitions(demo["url"], "judge_scores", summary)
+    assert found == {"failed": failed, "succeeded": passed}
+    page.screenshot(path=str(tmp_path / "demo-case-check.png"), full_page=True)
+
+    case = contradicted_case(summary)
+    claim = next(c for c in demo["claims"][case] if c["verdict"] == "contradicted")
+    query = urllib.parse.urlencode({"view": "partitions", "partition": f"{case}|{RUN}"})
+    page.goto(f"{demo['url']}/assets/judge_scores?{query}")
+    wait_text(page, "first_contradicted_claim")
+    text = page.locator("body").inner_text()
+    assert f"{claim['id']} contradicted: expected" in text
+    assert claim["text"].strip() in text
+    page.screenshot(path=str(tmp_path / "demo-judge-partition.png"), full_page=True)
