@@ -478,12 +478,12 @@ def write_access_warning_on_stderr() -> Iterator[None]:
     handler = logging.StreamHandler(sys.stderr)
     handler.setLevel(logging.WARNING)
     logger.addHandler(handler)
-    logger.propagate = False  # printed here only, not a second time by a root handler
+    propagated, logger.propagate = logger.propagate, False  # not a second time by a root handler
     try:
         yield
     finally:
         logger.removeHandler(handler)
-        logger.propagate = True
+        logger.propagate = propagated
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -178,8 +178,9 @@ def contradicted_case(summary: dict[str, Any]) -> str:
     return next(c["case_id"] for c in summary["cases"] if c["verdict_counts"]["contradicted"])
 
 
-@pytest.fixture(scope="module")
-def page(evaluated: dict[str, Any]) -> Iterator[Any]:
+@contextmanager
+def chromium_page() -> Iterator[Any]:
+    """A page of Debian's headless Chromium, sized for the Dagster UI."""
     if not os.access(CHROMIUM, os.X_OK):
         require_service("Chromium", f"{CHROMIUM} not found; apt-get install chromium")
     from playwright.sync_api import sync_playwright
@@ -190,6 +191,12 @@ def page(evaluated: dict[str, Any]) -> Iterator[Any]:
         page.set_default_timeout(UI_TIMEOUT_MS)
         yield page
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def page(evaluated: dict[str, Any]) -> Iterator[Any]:
+    with chromium_page() as opened:
+        yield opened
 
 
 def test_the_case_check_marks_the_failed_cases_in_its_partition_view(

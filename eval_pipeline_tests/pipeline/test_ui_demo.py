@@ -8,7 +8,6 @@ world in seconds).
 from __future__ import annotations
 
 import json
-import os
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,14 +19,11 @@ from dagster import DagsterInstance
 from eval_pipeline.demo import warehouse
 from eval_pipeline.demo.bot.runner import start_bot
 from eval_pipeline.runner.evaluate import evaluate
-from eval_pipeline_tests.conftest import require_service
-from eval_pipeline_tests.core.report.test_report_browser import CHROMIUM
 from eval_pipeline_tests.pipeline.test_ui_cases import (
-    FLAGS,
     LOCATION,
     RUN,
-    UI_TIMEOUT_MS,
     check_partitions,
+    chromium_page,
     contradicted_case,
     open_check_partitions,
     serving_reports,
@@ -78,16 +74,8 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def page(demo: dict[str, Any]) -> Iterator[Any]:
-    if not os.access(CHROMIUM, os.X_OK):
-        require_service("Chromium", f"{CHROMIUM} not found; apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.set_default_timeout(UI_TIMEOUT_MS)
-        yield page
-        browser.close()
+    with chromium_page() as opened:
+        yield opened
 
 
 def test_the_demo_runs_failed_cases_are_marked_and_name_their_contradicted_claim(

@@ -159,8 +159,12 @@ class Deriver:
         """The facts that may be a whole of another, by row, by (periods, row), by periods."""
         self._labelled: dict[frozenset[str], list[Fact]] = {}
         """The facts of each row label set."""
+        self._rows_naming: dict[str, set[tuple[frozenset[str], frozenset[str]]]] = {}
+        """The (labels, scope) of the rows each label names: a row's labels, else its scope."""
         for fact in self.facts:
             self._rows.setdefault((fact.labels, fact.scope), []).append(fact)
+            for label in fact.labels or fact.scope:
+                self._rows_naming.setdefault(label, set()).add((fact.labels, fact.scope))
             self._labelled.setdefault(fact.labels, []).append(fact)
             periods = frozenset(fact.periods)
             keys: list[object] = [
@@ -471,10 +475,9 @@ class Deriver:
         reserve" beside its reserve and its payments): each pair of its columns of one unit
         family, unordered and unpinned, so such a gap can be supported but never accused."""
         out: list[tuple[Fact, Fact, bool, bool]] = []
-        for (labels, scope), row in self._rows.items():
-            if not binding.entities & (labels or scope):
-                continue
-            for a, b in itertools.combinations(row, 2):
+        named = set().union(*(self._rows_naming.get(e, ()) for e in binding.entities))
+        for key in sorted(named, key=lambda k: self._index[id(self._rows[k][0])]):
+            for a, b in itertools.combinations(self._rows[key], 2):
                 if (
                     a.column != b.column
                     and a.source is b.source

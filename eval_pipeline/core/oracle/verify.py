@@ -146,19 +146,19 @@ def _is_weak(claim: Claim) -> bool:
     )
 
 
+def _precise(claim: Claim, within: float = 0.0025) -> bool:
+    """Written to within ``within`` of its value (0.25 %: not "87", "about 40%", "over 500")."""
+    if claim.bound or not claim.value:
+        return False
+    return tolerance(claim) / abs(claim.value) <= within
+
+
 def _unlikely_by_chance(claim: Claim) -> bool:
     """A count or amount written exactly to several significant digits ("7,597", "$13.4M")
     matches a derived value by chance too rarely to need words calling for it."""
-    if claim.hedged or claim.bound or claim.unit not in ("count", "currency") or not claim.value:
+    if claim.hedged or claim.unit not in ("count", "currency"):
         return False
-    return tolerance(claim) / abs(claim.value) <= 0.005 and abs(claim.value) >= 100
-
-
-def _precise(claim: Claim) -> bool:
-    """Written to within 0.25 % of its value (not "87", "about 40%", "over 500")."""
-    if claim.bound or not claim.value:
-        return False
-    return tolerance(claim) / abs(claim.value) <= 0.0025
+    return _precise(claim, 0.005) and abs(claim.value or 0) >= 100
 
 
 def head_noun(answer: str, claim: Claim) -> str | None:
