@@ -47,16 +47,28 @@ from eval_pipeline.settings import Settings
 from eval_pipeline.versions import STAGE_VERSIONS
 
 
-def build_tracer(settings: Settings, redactor: Redactor | None = None) -> Tracer:
+def build_tracer(
+    settings: Settings, redactor: Redactor | None = None, *, own_process: bool = False
+) -> Tracer:
     """The OpenTelemetry exporter when ``EVAL_OTEL_ENDPOINT`` is set, its spans redacted by
-    ``redactor`` (built from the settings when not given), else the tracer that records nothing;
-    OpenTelemetry is only imported in the first case."""
+    ``redactor`` (built from the settings when not given), else the tracer that records nothing.
+    ``own_process`` sends from a child process (worth its start for a whole evaluation, not for
+    one Dagster step); OpenTelemetry is imported only where the spans are sent."""
     traces = settings.traces
     if traces is None:
         return NO_TRACER
-    from eval_pipeline.core.tracing.otel import OTelTracer
+    from eval_pipeline.core.tracing.recorder import Exporter, RecordingTracer
 
-    return OTelTracer(traces, (redactor or Redactor.from_settings(settings)).text)
+    exporter: Exporter
+    if own_process:
+        from eval_pipeline.core.tracing.export_process import ExportProcess
+
+        exporter = ExportProcess(traces)
+    else:
+        from eval_pipeline.core.tracing.otel import ExportPipeline
+
+        exporter = ExportPipeline(traces)
+    return RecordingTracer(traces, exporter, (redactor or Redactor.from_settings(settings)).text)
 
 
 def answer_source(settings: Settings) -> dict[str, Any]:

@@ -313,8 +313,11 @@ def evaluate(
             limit = CallLimit(env.settings.concurrency)
             answers = AnswersAhead()
             in_process = env.settings.executor == "in_process"
-            # in process, one tracer for every run of the evaluation: one flush, in the summary
-            tracer = build_tracer(env.settings, env.redactor) if in_process else None
+            # in process, one tracer for every run of the evaluation: one flush, in the summary,
+            # and the spans sent from a child process (bench/trace_cpu.py)
+            tracer = (
+                build_tracer(env.settings, env.redactor, own_process=True) if in_process else None
+            )
             with (
                 closing_tracer(tracer),
                 asking_first_rounds(

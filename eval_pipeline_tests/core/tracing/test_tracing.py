@@ -4,32 +4,57 @@ down, slow or refusing costs (a bounded flush) and shows (counted failures with 
 
 from __future__ import annotations
 
+import os
+import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from eval_pipeline.core.models import ChatPayload, GoldenCase
 from eval_pipeline.core.tracing import attributes, spans
 from eval_pipeline.core.tracing.config import TraceSettings, parse_headers, traces_url
-from eval_pipeline.core.tracing.otel import OTelTracer
+from eval_pipeline.core.tracing.export_process import ExportProcess
+from eval_pipeline.core.tracing.otel import ExportPipeline
+from eval_pipeline.core.tracing.recorder import Exporter, RecordingTracer
 from eval_pipeline.core.tracing.spans import NO_SPAN, NO_TRACE, CaseTrace, case_trace_ids
 from eval_pipeline_tests.otlp_receiver import OTLPReceiver, down_url
 
 SECRET = "c2VjcmV0LXB1YmxpYzpzZWNyZXQta2V5"  # what an Authorization header would carry
 
 
-def tracer_for(url: str, **settings: object) -> OTelTracer:
-    values: dict[str, object] = {
-        "endpoint": url,
-        "headers": f"Authorization=Basic%20{SECRET},x-team=evals",
-        "flush_timeout_s": 2.0,
-        **settings,
-    }
-    return OTelTracer(TraceSettings.model_validate(values))
+TracerFor = Callable[..., RecordingTracer]
 
 
-def one_case(tracer: OTelTracer, run_key: str = "run-1", case_id: str = "TC_1") -> None:
+@pytest.fixture(params=["in this process", "in the export process"])
+def tracer_for(request: pytest.FixtureRequest) -> Iterator[TracerFor]:
+    """Tracers sending from this process and from the export process: every test holds for
+    both."""
+    made: list[RecordingTracer] = []
+
+    def build(url: str, **settings: object) -> RecordingTracer:
+        values: dict[str, object] = {
+            "endpoint": url,
+            "headers": f"Authorization=Basic%20{SECRET},x-team=evals",
+            "flush_timeout_s": 2.0,
+            **settings,
+        }
+        traces = TraceSettings.model_validate(values)
+        exporter: Exporter = (
+            ExportProcess(traces)
+            if request.param == "in the export process"
+            else ExportPipeline(traces)
+        )
+        made.append(RecordingTracer(traces, exporter))
+        return made[-1]
+
+    yield build
+    for tracer in made:
+        tracer.close()
+
+
+def one_case(tracer: RecordingTracer, run_key: str = "run-1", case_id: str = "TC_1") -> None:
     """A step span with a nested call, a finished span, and the case's root, as a run makes."""
     trace = CaseTrace(tracer, run_key, case_id)
     with trace.span("claim extraction", "CHAIN", {"input.value": "Revenue was $5."}) as step:
@@ -87,7 +112,9 @@ def test_headers_and_endpoints_as_users_write_them() -> None:
     assert traces_url("http://h:6006/v1/traces") == "http://h:6006/v1/traces"
 
 
-def test_a_case_is_one_trace_whose_spans_hang_from_the_root(receiver: OTLPReceiver) -> None:
+def test_a_case_is_one_trace_whose_spans_hang_from_the_root(
+    receiver: OTLPReceiver, tracer_for: TracerFor
+) -> None:
     tracer = tracer_for(receiver.url)
     one_case(tracer)
     counts = tracer.close()
@@ -120,7 +147,7 @@ def test_a_case_is_one_trace_whose_spans_hang_from_the_root(receiver: OTLPReceiv
 
 
 def test_a_failing_attribute_builder_loses_its_attributes_never_the_call(
-    receiver: OTLPReceiver,
+    receiver: OTLPReceiver, tracer_for: TracerFor
 ) -> None:
     tracer = tracer_for(receiver.url)
     trace = CaseTrace(tracer, "run-1", "TC_1")
@@ -138,7 +165,9 @@ def test_a_failing_attribute_builder_loses_its_attributes_never_the_call(
     assert span["attributes"]["eval.oracle.score"] == 1.0
 
 
-def test_an_exception_in_a_span_marks_it_failed_and_still_escapes(receiver: OTLPReceiver) -> None:
+def test_an_exception_in_a_span_marks_it_failed_and_still_escapes(
+    receiver: OTLPReceiver, tracer_for: TracerFor
+) -> None:
     tracer = tracer_for(receiver.url)
     with pytest.raises(RuntimeError), CaseTrace(tracer, "r", "c").span("verification", "CHAIN"):
         raise RuntimeError("verifier exploded")
@@ -156,7 +185,7 @@ def test_an_exception_in_a_span_marks_it_failed_and_still_escapes(receiver: OTLP
     ],
 )
 def test_export_failures_are_counted_with_a_reason_and_the_flush_is_bounded(
-    mode: str, reason: str
+    mode: str, reason: str, tracer_for: TracerFor
 ) -> None:
     with OTLPReceiver("ok" if mode == "down" else mode, delay_s=60, status=401) as receiver:
         url = down_url() if mode == "down" else receiver.url
@@ -175,7 +204,9 @@ def test_export_failures_are_counted_with_a_reason_and_the_flush_is_bounded(
     assert receiver.spans == []
 
 
-def test_after_a_flush_timeout_nothing_more_is_sent_and_it_is_counted() -> None:
+def test_after_a_flush_timeout_nothing_more_is_sent_and_it_is_counted(
+    tracer_for: TracerFor,
+) -> None:
     with OTLPReceiver("slow", delay_s=60) as receiver:
         tracer = tracer_for(receiver.url, flush_timeout_s=0.5)
         one_case(tracer)
@@ -203,3 +234,25 @@ def test_the_chatbot_span_carries_the_question_answer_timings_and_routed_intent(
     assert got["eval.chatbot.intent"] == "site_summary"
     assert got["eval.chatbot.transport"] == "openai_chat"
     assert got["eval.chatbot.context"] == "Earlier: the West."
+
+
+def test_an_export_process_that_dies_loses_its_spans_never_the_evaluation(
+    receiver: OTLPReceiver,
+) -> None:
+    traces = TraceSettings(endpoint=receiver.url, headers=f"Authorization=Basic%20{SECRET}")
+    exporter = ExportProcess(traces)
+    tracer = RecordingTracer(traces, exporter)
+    # the header values reach the child through its stdin, not its command line
+    assert SECRET not in Path(f"/proc/{exporter.pid}/cmdline").read_text()
+    one_case(tracer, case_id="TC_1")
+    assert tracer.flush()["run-1"].exported == 4
+    os.kill(exporter.pid, signal.SIGKILL)
+    one_case(tracer, case_id="TC_2")
+    started = time.monotonic()
+    counts = tracer.close()
+    assert time.monotonic() - started < traces.flush_timeout_s + 3.0
+    run = counts["run-1"]
+    assert (run.spans, run.exported, run.failed_cases) == (4, 0, {"TC_2"})
+    assert "the trace export process ended (exit code -9)" in run.reason
+    with pytest.raises(ProcessLookupError):  # reaped, not left behind
+        os.kill(exporter.pid, 0)
