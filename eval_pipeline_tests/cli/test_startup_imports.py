@@ -57,3 +57,13 @@ def test_validate_imports_only_what_checking_the_inputs_needs(tmp_path: Path) ->
         code == 0
     )  # every input valid: the BKG, the golden set and each reference on the warehouse
     assert modules & (HEAVY - NEEDED_BY_VALIDATE) == set()
+
+
+def test_the_evaluation_loads_the_openai_sdk_only_to_call_a_model() -> None:
+    """``run`` without an LLM judge or an ``openai_chat`` bot never builds a client: the SDK
+    would add 0.6 s to its start."""
+    probe = "import sys, eval_pipeline.runner.evaluate; print('openai' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+    )
+    assert result.stdout.strip() == "False", result.stderr

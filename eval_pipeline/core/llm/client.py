@@ -24,12 +24,10 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import jsonschema
-import openai
 import sqlalchemy as sa
-from openai.types.chat import ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
 from eval_pipeline.core.hashing import content_hash
@@ -38,6 +36,10 @@ from eval_pipeline.core.llm.settings import LLMSettings
 from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.core.results_store import engine_with_tables
 from eval_pipeline.core.tracing.calls import traced_chat, traced_judge
+
+if TYPE_CHECKING:  # the SDK takes 0.6 s to import: only a process that calls a model loads it
+    import openai
+    from openai.types.chat import ChatCompletion, ChatCompletionMessage
 
 log = logging.getLogger(__name__)
 
@@ -215,10 +217,14 @@ def _endpoint_limit(settings: LLMSettings) -> threading.BoundedSemaphore:
 
 
 def _status(exc: BaseException) -> int | None:
+    import openai
+
     return exc.status_code if isinstance(exc, openai.APIStatusError) else None
 
 
 def _is_transient(exc: BaseException) -> bool:
+    import openai
+
     if isinstance(exc, openai.APIConnectionError):
         return True
     status = _status(exc)
@@ -227,6 +233,8 @@ def _is_transient(exc: BaseException) -> bool:
 
 def retry_after_s(exc: BaseException) -> float | None:
     """Seconds the server asked to wait (``retry-after-ms``, ``Retry-After`` seconds or date)."""
+    import openai
+
     if not isinstance(exc, openai.APIStatusError):
         return None
     headers = exc.response.headers
@@ -249,6 +257,8 @@ def retry_after_s(exc: BaseException) -> float | None:
 
 def first_message(completion: ChatCompletion) -> ChatCompletionMessage:
     """The completion's message; an empty one when the server sent no choice."""
+    from openai.types.chat import ChatCompletionMessage
+
     if completion.choices:
         return completion.choices[0].message
     return ChatCompletionMessage(role="assistant", content="")
@@ -281,6 +291,8 @@ class JudgeClient:
             settings.requests_per_minute,
             settings.pacing_dir,
         )
+        import openai
+
         key = settings.api_key.get_secret_value()
         common: dict[str, Any] = {"api_key": key, "timeout": settings.timeout_s, "max_retries": 0}
         self._client: openai.OpenAI
@@ -511,6 +523,8 @@ class JudgeClient:
         self, messages: list[Mapping[str, Any]], params: dict[str, Any]
     ) -> tuple[ChatCompletion, int]:
         """One completion, retrying transient failures; returns it and how many retries it took."""
+        import openai
+
         attempts = 0
 
         def once() -> ChatCompletion:
@@ -520,7 +534,7 @@ class JudgeClient:
                 self._paced()
                 return self._client.chat.completions.create(
                     model=self.settings.model,
-                    messages=cast("list[ChatCompletionMessageParam]", messages),
+                    messages=cast("list[openai.types.chat.ChatCompletionMessageParam]", messages),
                     **params,
                 )
 
@@ -540,6 +554,8 @@ class JudgeClient:
     def probe(self) -> None:
         """One small request without retries, so a wrong key, model or URL shows before any case
         is asked; a rate limit means the key was accepted. Raises ``JudgeUnavailableError``."""
+        import openai
+
         try:
             with self._limit:
                 self._paced()

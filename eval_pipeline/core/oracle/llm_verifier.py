@@ -22,9 +22,8 @@ import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from openai.types.chat import ChatCompletionMessage
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from eval_pipeline.core.claims.layout import overlaps
@@ -52,6 +51,9 @@ from eval_pipeline.core.warehouse.bkg_runtime import (
 from eval_pipeline.core.warehouse.db import Database
 from eval_pipeline.core.warehouse.readonly_sql import compare_tool_result, execute_readonly_sql
 from eval_pipeline.core.warehouse.sandbox import execute_python
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletionMessage
 
 log = logging.getLogger(__name__)
 
