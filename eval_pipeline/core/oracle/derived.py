@@ -55,7 +55,7 @@ PER_PERIOD = re.compile(
 )
 _PER = re.compile(r"\b(?i:per|each|a\s+(?:visit|piece|unit|car|head)|an?\s+average|averag\w*)\b")
 _RATIO = re.compile(r"\b(?i:times|twice|x)\b|[\dx×]x\b|\bto\s+1\b")
-_RELATIVE = re.compile(
+RELATIVE_CUE = re.compile(
     r"%\s*(?i:more|less|fewer|higher|lower|longer|shorter|faster|slower|above|below|up|down|"
     r"increase|decrease|growth|rise|drop|decline|gain|fall|cut)|(?i:grew|growth|increase|decrease|"
     r"decline|rose|fell|dropped|up|down|relative)"
@@ -100,14 +100,16 @@ def _is_whole_of(part: Fact, other: Fact) -> bool:
     if same_rows and other.own_meaning < part.own_meaning:
         return True  # "items" is the whole of "failed items"
     if _same_metric(part, other):
-        return not other.labels and other.scope < (part.scope | part.labels)
+        return not other.labels and (
+            other.scope < (part.scope | part.labels) or other.filters < part.filters
+        )
     return same_rows
 
 
 _JOINED = re.compile(r",\s+(?i:and|but|while|whereas|whilst)\b")
 _NOT_ADDITIVE = re.compile(
     r"(?i)(?<![a-z])(?:avg|average|mean|median|rates?|pct|percent(?:age)?|ratios?|scores?|"
-    r"shares?)(?![a-z])|per_|_per"
+    r"shares?)(?![a-z])|(?<![a-z])per_|_per(?![a-z])"
 )
 """Name words of an average or a rate, whole ("generation" holds "ratio" but is an amount)."""
 
@@ -122,6 +124,8 @@ def _amount(fact: Fact) -> bool:
     return fact.unit in AMOUNTS or (fact.unit in (None, "number") and fact.value.is_integer())
 
 
+_MAX_RUN = 12
+"""Rows a sentence adds up or compares: a few, not a whole report's (bounds the work)."""
 _OTHER_NUMBER = re.compile(r"\d[\d,.]*")
 
 
@@ -289,7 +293,7 @@ class Deriver:
             out += self.shares(claim, binding, complement=bool(_COMPLEMENT.search(near)))
         if fam == "rate" and claim.per is None and claim.kind != "comparison":
             out += self.parts_of_a_mix(binding, cued=bool(SUM_CUE.search(clause)))
-        if claim.kind == "comparison" or (fam in ("rate", None) and _RELATIVE.search(near)):
+        if claim.kind == "comparison" or (fam in ("rate", None) and RELATIVE_CUE.search(near)):
             out += self.changes(claim, binding, unit)
         if unit == "ratio" or _RATIO.search(text[claim.span[0] : claim.span[1] + 12]):
             out += self.ratios(claim, binding)
@@ -405,8 +409,9 @@ class Deriver:
                 pa is not None
                 and pb is not None
                 and pa != pb
+                and (ea is not None or not entities)  # the named row's change, not another's
                 and a.labels == b.labels
-                and a.scope == b.scope
+                and (a.scope == b.scope or a.filters == b.filters)  # labelled "Q1 2024", "Q1 2025"
             ):
                 later, earlier = (a, b) if _later(pa, pb) else (b, a)
                 found.append((later, earlier, len(periods) == 2, True))
@@ -470,6 +475,34 @@ class Deriver:
             return [(later, earlier, True, True)]
         return [(a, b, True, False), (b, a, True, False)]
 
+    def _own_pair(self, claim: Claim, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
+        """For a change written right after two values of its own row, with no label between
+        them ("Starter $13.77 vs $15 list (8.2% below)" in a sentence naming every plan): those
+        two, whichever other rows the sentence names; the later period is the subject, and of
+        two quantities of one period either may be the base ("vs", "from … to")."""
+        start, _ = self._phrase(claim, binding)
+        mentions = self.ctx.labels_in(start, claim.span[0])
+        if mentions:
+            start = mentions[-1].start
+        at = {
+            id(f): min(p for p in self.anchors[id(f)] if start <= p < claim.span[0])
+            for f in self.facts
+            if any(start <= p < claim.span[0] for p in self.anchors.get(id(f), ()))
+        }
+        if len(at) != 2:
+            return []
+        a, b = sorted((f for f in self.facts if id(f) in at), key=lambda f: at[id(f)])
+        if a.labels != b.labels or a.scope != b.scope or not _same_family(a, b):
+            return []
+        pa, pb = (f.row_period or next(iter(f.periods), None) for f in (a, b))
+        if pa is not None and pb is not None and pa != pb:
+            if not _same_metric(a, b):
+                return []
+            return [(a, b, True, True) if _later(pa, pb) else (b, a, True, True)]
+        if a.source is not b.source or a.column == b.column or family(a.unit) is None:
+            return []  # of one period: two quantities of one row, each of a known unit
+        return [(a, b, True, False), (b, a, True, False)]
+
     def _row_gaps(self, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
         """For a gap between two quantities of one named row ("Fleet 25 came in $201K under
         reserve" beside its reserve and its payments): each pair of its columns of one unit
@@ -491,7 +524,7 @@ class Deriver:
     def changes(self, claim: Claim, binding: Binding, unit: Unit | None) -> list[Derived]:
         """Differences (in the facts' unit, or points for rates) and relative changes (%)."""
         out: list[Derived] = []
-        pairs = self._pairs(binding)
+        pairs = self._own_pair(claim, binding) or self._pairs(binding)
         if not pairs:
             pairs = self._previous(binding)
         if not pairs:
@@ -521,9 +554,31 @@ class Deriver:
                 )
         return out
 
+    def _lone_partner(self, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
+        """For a comparison naming one side only ("Collision work took 45 times as long"
+        beside the oil-change figure): the named fact and the one other value of its metric
+        and period, unordered and unpinned, since the other side is only inferred."""
+        entities, _ = self._named(binding)
+        named = [a for a in self.facts if any(a.is_for(e) for e in entities)]
+        if len(named) > _MAX_RUN:
+            return []  # a label of many rows names no one side
+        out = []
+        for a in named:
+            partners = [
+                b
+                for b in self.facts
+                if b is not a
+                and b.periods == a.periods
+                and _same_metric(a, b)
+                and not any(b.is_for(e) for e in entities)
+            ]
+            if len(partners) == 1:
+                out.append((a, partners[0], False, False))
+        return out
+
     def ratios(self, claim: Claim, binding: Binding) -> list[Derived]:
         out = []
-        for a, b, pinned, _ in self._pairs(binding):
+        for a, b, pinned, _ in self._pairs(binding) or self._lone_partner(binding):
             if a.value and b.value:
                 low, high = sorted((abs(a.value), abs(b.value)))
                 value = high / low if abs(claim.value or 0) >= 1 else low / high
@@ -569,15 +624,43 @@ class Deriver:
                 out.append(
                     Derived(sum(f.value for f in named), fact.unit, tuple(named), "sum", pinned)
                 )
+        if cued and len(binding.entities) < 2:
+            out += self._stated_runs(claim, unit)
         scalars: dict[tuple[str, str | None], list[Fact]] = {}
         for fact in self.facts:
             if not fact.labels and comparable(unit, fact):
                 scalars.setdefault((fact.source.reference.target, fact.column), []).append(fact)
         for group in scalars.values():  # all of them: one that is no amount leaves no sum
+            if binding.periods:  # "Full-year 2024 revenue" adds 2024's quarters, not 2025's
+                group = [
+                    f
+                    for f in group
+                    if all(any(fp.within(p) for fp in f.periods) for p in binding.periods)
+                ]
             if len(group) >= 2 and all(map(_amount, group)):
                 out.append(
                     Derived(sum(f.value for f in group), group[0].unit, tuple(group), "sum", cued)
                 )
+        return out
+
+    def _stated_runs(self, claim: Claim, unit: Unit | None) -> list[Derived]:
+        """For a sum whose rows are named only before its sentence ("Southeast 213 and
+        Northeast 202. … Together the two account for 415"): the rows of one series that
+        claims before it state, each run of them in the order written, unpinned."""
+        out = []
+        for members in self.series.values():
+            if not (comparable(unit, members[0]) and _amount(members[0])):
+                continue
+            at = {
+                id(f): min(p for p in self.anchors.get(id(f), ()) if p < claim.span[0])
+                for f in members
+                if any(p < claim.span[0] for p in self.anchors.get(id(f), ()))
+            }
+            stated = sorted((f for f in members if id(f) in at), key=lambda f: at[id(f)])
+            for i, j in itertools.combinations(range(len(stated[:_MAX_RUN]) + 1), 2):
+                if j - i >= 2:
+                    run = tuple(stated[i:j])
+                    out.append(Derived(sum(f.value for f in run), run[0].unit, run, "sum", False))
         return out
 
     def _says_all(self, binding: Binding, size: int, cued: bool) -> bool:

@@ -118,6 +118,15 @@ class Fact:
     def scope(self) -> frozenset[str]:
         return frozenset(key(label) for label in scope_labels(self.source))
 
+    @functools.cached_property
+    def filters(self) -> frozenset[str]:
+        """Keys of its reference's entity params (not its own label, which names the reference
+        without narrowing it): fewer of them, the same function, a wider whole."""
+        params = self.source.reference.params.values()
+        return frozenset(
+            key(str(v)) for v in params if _is_label(v) and parse_label(v) == (None, None)
+        )
+
     @property
     def quantity_name(self) -> str:
         """The raw names of its column, its reference's label and its function: what says

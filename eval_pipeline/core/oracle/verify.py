@@ -26,7 +26,7 @@ from eval_pipeline.core.oracle.candidates import (
     fits,
     known_scale,
 )
-from eval_pipeline.core.oracle.derived import SUM_CUE, Derived, Deriver
+from eval_pipeline.core.oracle.derived import RELATIVE_CUE, SUM_CUE, Derived, Deriver
 from eval_pipeline.core.oracle.facts import (
     Fact,
     all_facts,
@@ -252,6 +252,22 @@ def is_change(fact: Fact) -> bool:
     """A fact that is itself a change (so named by its column, function, alias or label),
     which a change claim is compared with directly."""
     return bool(_CHANGE_NAME.search(f"{fact.quantity_name} {scalar_name(fact.source)}"))
+
+
+def _parts_of(binding: Binding, facts: Sequence[Fact]) -> bool:
+    """Are the facts the parts of a period the claim names, each for a shorter period inside
+    it ("Full-year 2024 revenue was $9.95M" over four quarters)? A level of that period is
+    then their sum, with no word calling for one."""
+    return (
+        len(facts) >= 2
+        and bool(binding.periods)
+        and len({f.periods for f in facts}) == len(facts)
+        and all(
+            any(fp.within(p) and not p.within(fp) for fp in f.periods)
+            for f in facts
+            for p in binding.periods
+        )
+    )
 
 
 def _decided(claim: Claim, facts: Sequence[Fact], how: str, *, holds: bool) -> Verdict:
@@ -495,11 +511,23 @@ class _Verifier:
             cued = claim.per is not None or claim.unit == "fraction"
             return cued or bool(_SHARE_CUE.search(near)) or not self._rates
         if found.how in ("total", "sum"):
-            return found.pinned or bool(SUM_CUE.search(near))
+            if found.pinned or SUM_CUE.search(near) or _parts_of(binding, found.facts):
+                return True
+            # "There are 38 open tickets" beside open tickets by priority: the column it names,
+            # no row of it
+            return (
+                found.how == "total"
+                and not binding.entities
+                and not binding.periods
+                and bool(binding.meaning & found.facts[0].own_meaning)
+            )
         if found.how == "ratio":
             return unit == "ratio"
         if found.how in ("amount per item", "mean"):
             return True
+        if found.how == "relative change" and claim.kind != "comparison":
+            # "an increase of 871 visits, or 16.35%": a level written as the size of a change
+            return unit in ("percent", "fraction") and bool(RELATIVE_CUE.search(near))
         return claim.kind == "comparison"
 
     def _pins(self, claim: Claim, binding: Binding, unit: Unit | None, found: Derived) -> bool:
@@ -527,6 +555,8 @@ class _Verifier:
             return False
         if not self._cued(claim, binding, unit, found) or found.how.startswith("complement"):
             return False
+        if found.how == "relative change" and claim.kind != "comparison":
+            return False  # a level read as a change's size supports, never accuses
         if found.how == "amount per item":
             return False
         if not known_scale(claim, found.facts[0], found.value):

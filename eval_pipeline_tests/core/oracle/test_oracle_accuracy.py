@@ -97,7 +97,7 @@ def test_blind_set_holds_its_measured_figures() -> None:
     mistakes = [m for o in blind.labelled for m in o.mistakes if "got contradicted" in m]
     assert len(blind.labelled) >= 530 and blind.claims >= 4380
     assert blind.precision("contradicted") >= 0.975, mistakes  # measured 0.978
-    assert blind.precision("supported") >= 0.98  # 0.984
-    assert blind.recall("contradicted") >= 0.79  # 0.792
-    assert blind.recall("supported") >= 0.84  # 0.840
+    assert blind.precision("supported") >= 0.98  # 0.985
+    assert blind.recall("contradicted") >= 0.795  # 0.800
+    assert blind.recall("supported") >= 0.85  # 0.856
     assert blind.right_answers_failed <= 8, mistakes  # 8: 5 of them in the newest domain

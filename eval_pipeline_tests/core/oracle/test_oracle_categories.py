@@ -67,6 +67,74 @@ TWO_YEARS = ref(
     sql="SELECT month_start, revenue FROM monthly",
     column_units={"revenue": "currency"},
 )
+VISITS = [
+    ref(5327, "count", name="visit_count", params={"year": 2023}),
+    ref(6198, "count", name="visit_count", params={"year": 2024}),
+]
+COVERS = [  # one function, the whole with fewer params; each reference labelled
+    ref(
+        2482, "count", name="covers", params={"venue": "Pier 39 Grill", "year": 2025}, label="Pier"
+    ),
+    ref(14778, "count", name="covers", params={"year": 2025}, label="group"),
+]
+TURNAROUND = [
+    ref(182.849, "hours", name="avg_turnaround_hours", params={"service_type": "Collision"}),
+    ref(4.036, "hours", name="avg_turnaround_hours", params={"service_type": "Oil change"}),
+]
+MONTHLY_PERFORMANCE = ref(
+    {
+        "columns": ["month_start", "arrivals", "room_revenue"],
+        "rows": [
+            ["2024-01-01", 1478, 628_817],
+            ["2024-02-01", 1360, 632_850],
+            ["2024-03-01", 1566, 832_027],
+        ],
+    },
+    name="monthly_performance",
+    params={"year": 2024},
+    column_units={"room_revenue": "currency"},
+)
+QUARTERS = [
+    ref(value, "currency", name="room_revenue", params={"year": year, "quarter": quarter})
+    for year, quarter, value in [
+        (2024, 1, 2_093_694),
+        (2024, 2, 2_624_704),
+        (2024, 3, 2_844_189),
+        (2024, 4, 2_385_701),
+        (2025, 1, 2_256_635),
+    ]
+]
+BACKLOG = ref(
+    {"columns": ["priority", "open_tickets"], "rows": [["medium", 22], ["low", 12], ["high", 4]]},
+    sql="SELECT priority, COUNT(*) AS open_tickets FROM tickets GROUP BY priority",
+)
+REGIONS = ref(
+    {
+        "columns": ["region_name", "claims"],
+        "rows": [["Southeast", 213], ["Northeast", 202], ["Midwest", 196], ["Pacific", 183]],
+    },
+    sql="SELECT region_name, COUNT(*) AS claims FROM claims GROUP BY region_name",
+)
+OCCUPANCY = [  # one query for two periods, each reference labelled by its period
+    ref(
+        {"columns": ["hotel", "occupancy"], "rows": [["Harbor Hotel", harbor], ["Old House", old]]},
+        sql="SELECT hotel, occupancy FROM occupancy WHERE day BETWEEN :start AND :end",
+        params={"start": start, "end": end},
+        label=label,
+        column_units={"occupancy": "percent"},
+    )
+    for start, end, label, harbor, old in [
+        ("2025-01-01", "2025-03-31", "Q1 2025", 75.84, 75.45),
+        ("2024-01-01", "2024-03-31", "Q1 2024", 69.44, 70.22),
+    ]
+]
+PRICES = ref(
+    {
+        "columns": ["plan_name", "list_price_usd", "effective_price_usd"],
+        "rows": [["Starter", 15.0, 13.77], ["Pro", 39.0, 36.37]],
+    },
+    sql="SELECT plan_name, list_price_usd, effective_price_usd FROM plans",
+)
 
 Row = tuple[str, str, list[ReferenceValue], list[str]]
 CATEGORIES: dict[str, list[Row]] = {
@@ -106,6 +174,64 @@ CATEGORIES: dict[str, list[Row]] = {
         ("", "Completions rose 14.6% from February to March 2026.", [BY_MONTH], [S]),
         ("", "Completions rose 25% from February to March 2026.", [BY_MONTH], [C]),
         ("", "We completed about 48 items a month in Q1 2026.", [BY_MONTH], [S]),
+    ],
+    "derived from how the references relate": [
+        # a level written as a change's size: the relative change supports, never accuses
+        (
+            "",
+            "From 5,327 visits in 2023 we grew to 6,198 in 2024, up 871 visits, or 16.35%.",
+            VISITS,
+            [S, S, S, S],
+        ),
+        (
+            "",
+            "From 5,327 visits in 2023 we grew to 6,198 in 2024, up 871 visits, or 19.5%.",
+            VISITS,
+            [S, S, S, U],
+        ),
+        # the whole is the same function called with fewer params, whatever its label
+        ("", "Pier 39 Grill accounted for 16.8% of group covers in 2025.", COVERS, [S]),
+        ("", "Pier 39 Grill accounted for 21.8% of group covers in 2025.", COVERS, [C]),
+        # a ratio naming one side, against the one other value of its metric: support only
+        ("", "Collision took 182.8 hours, roughly 45 times as long.", TURNAROUND, [S, S]),
+        ("", "Collision took 182.8 hours, roughly 60 times as long.", TURNAROUND, [S, U]),
+        # "performance" is no rate: its revenue column adds up
+        ("", "Q1 revenue totals $2.09M.", [MONTHLY_PERFORMANCE], [S]),
+        # a period's level over references for shorter periods inside it is their sum
+        ("", "Full-year 2024 room revenue was $9.95M.", QUARTERS, [S]),
+        # the column its words name and no row of it: the column's total, support only
+        ("", "There are 38 open tickets.", [BACKLOG], [S]),
+        ("", "There are 45 open tickets.", [BACKLOG], [U]),
+        # rows named in earlier sentences and added up after them: support only
+        (
+            "",
+            "Southeast had 213 claims and Northeast 202. Midwest had 196. Together the two "
+            "account for 415.",
+            [REGIONS],
+            [S, S, S, U, S],
+        ),
+        (
+            "",
+            "Southeast had 213 claims and Northeast 202. Midwest had 196. Together the two "
+            "account for 431.",
+            [REGIONS],
+            [S, S, S, U, U],
+        ),
+        # each item's change against its own row in the reference labelled by the other period
+        (
+            "How did occupancy in Q1 2025 compare with Q1 2024?",
+            "- Harbor Hotel: 75.8%, up 6.4 points\n- Old House: 75.5%, up 6.3 points",
+            OCCUPANCY,
+            [S, S, S, C],
+        ),
+        # a change written after two values of its own row, in a sentence naming every row
+        (
+            "",
+            "Below list on every plan: Starter $13.77 vs $15 list (8.2% below), Pro $36.37 vs "
+            "$39 (9.5% below).",
+            [PRICES],
+            [S, S, S, S, S, C],
+        ),
     ],
     "row-shaped": [
         (
