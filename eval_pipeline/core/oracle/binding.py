@@ -20,7 +20,7 @@ from typing import TypeVar
 
 from eval_pipeline.core.claims.layout import Layout, ListItem, starting_within
 from eval_pipeline.core.models import Claim, Unit
-from eval_pipeline.core.oracle.facts import tokens
+from eval_pipeline.core.oracle.facts import key, numbered, tokens
 from eval_pipeline.core.oracle.labels import Form, LabelMention, label_mentions
 from eval_pipeline.core.oracle.periods import Mention, Period, period_mentions
 from eval_pipeline.core.oracle.units import unit_from_name
@@ -84,6 +84,8 @@ class AnswerContext:
     answer: str
     question: str
     forms: dict[str, Form]
+    codes: frozenset[str] = frozenset()
+    """Labels written in digits ("99213", "1"): named only by the first cell of a table row."""
     layout: Layout = field(init=False)
     labels: list[LabelMention] = field(init=False)
     periods: list[Mention] = field(init=False)
@@ -93,7 +95,9 @@ class AnswerContext:
 
     def __post_init__(self) -> None:
         self.layout = Layout(self.answer)
-        self.labels = label_mentions(self.answer, self.forms)
+        self.labels = sorted(
+            label_mentions(self.answer, self.forms) + self._code_rows(), key=lambda m: m.start
+        )
         asked = self.question.lower()
         self.periods = [  # "last year" means the reference's own period when the question says so
             m
@@ -103,6 +107,23 @@ class AnswerContext:
         ]
         self.asked_labels = label_mentions(self.question, self.forms)
         self.asked_periods = period_mentions(self.question)
+
+    def _code_rows(self) -> list[LabelMention]:
+        """A table row headed by a code the references label rows with ("| 1 | 727 | 6.4% |"
+        beside a party size "1"), when no other cell of it names a label: the row is that one."""
+        if not self.codes:
+            return []
+        found = []
+        for table in self.layout.tables:
+            for row in table.rows:
+                head = row.cells[0] if row.cells else None
+                text = head.text.strip(" *_`") if head is not None else ""
+                if head is not None and text in self.codes:
+                    others = " ".join(c.text for c in row.cells[1:])
+                    if not label_mentions(others, self.forms):
+                        start = head.start + head.text.index(text)
+                        found.append(LabelMention(start, start + len(text), key(text)))
+        return found
 
     @cached_property
     def _label_starts(self) -> list[int]:
@@ -266,7 +287,7 @@ def _table_binding(ctx: AnswerContext, claim: Claim, binding: Binding) -> bool:
     periods, entities = ctx.names_in_header(header)
     binding.periods += periods
     binding.entities |= entities
-    words = tokens(header) | tokens(re.sub(r"[\d$€£%,.]+", " ", cell.text))
+    words = tokens(header) | numbered(header) | tokens(re.sub(r"[\d$€£%,.]+", " ", cell.text))
     first = row.cells[0] if row.cells else None
     if first is not None and first is not cell and not ctx.labels_in(first.start, first.end):
         words |= tokens(first.text)  # a transposed table: the row names the metric
@@ -366,16 +387,19 @@ _TO = re.compile(r"\s*(?:[a-z][\w-]*\s+)?(?i:to)\s+")
 
 
 def _from_to(claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerContext) -> None:
-    """ "fell from 292 to 271" with two periods named in the sentence (else the question): the
-    first number is for the earlier, the second for the later."""
+    """ "fell from 292 to 271" states one quantity twice: the second number is named by the
+    words of the first ("Low-severity claims grew from 306 to 388"). With two periods named in
+    the sentence (else the question), the first is for the earlier, the second for the later."""
     ordered = sorted(claims, key=lambda c: c.span)
     for first, second in itertools.pairwise(ordered):
-        if ctx.periods_in(first.span[1], second.span[0]):
-            continue  # "from 281 in April to 305 in May" names each number's own period
         if not _FROM.search(ctx.answer[max(0, first.span[0] - 12) : first.span[0]]):
             continue
         if not _TO.fullmatch(ctx.answer[first.span[1] : second.span[0]]):
             continue
+        bindings[second.id].meaning |= bindings[first.id].meaning
+        bindings[second.id].context |= bindings[first.id].meaning
+        if ctx.periods_in(first.span[1], second.span[0]):
+            continue  # "from 281 in April to 305 in May" names each number's own period
         start, end = ctx.layout.sentence_of(first.span[0])
         named = list(dict.fromkeys(m.period for m in ctx.periods_in(start, end)))
         if len(named) != 2:

@@ -624,7 +624,7 @@ class Deriver:
                 out.append(
                     Derived(sum(f.value for f in named), fact.unit, tuple(named), "sum", pinned)
                 )
-        if cued and len(binding.entities) < 2:
+        if cued and len(binding.entities) < 2 and not claim.hedged:
             out += self._stated_runs(claim, unit)
         scalars: dict[tuple[str, str | None], list[Fact]] = {}
         for fact in self.facts:
@@ -646,7 +646,8 @@ class Deriver:
     def _stated_runs(self, claim: Claim, unit: Unit | None) -> list[Derived]:
         """For a sum whose rows are named only before its sentence ("Southeast 213 and
         Northeast 202. … Together the two account for 415"): the rows of one series that
-        claims before it state, each run of them in the order written, unpinned."""
+        claims before it state, each run of them in the order written, unpinned. Not for a
+        hedged claim: one of the dozens of runs of a long list is "around 240" by chance."""
         out = []
         for members in self.series.values():
             if not (comparable(unit, members[0]) and _amount(members[0])):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import itertools
 import math
 import re
 from collections import Counter
@@ -58,6 +59,18 @@ def tokens(text: str) -> frozenset[str]:
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(text))
     words = re.findall(r"[a-z0-9]+", spaced.lower())
     return frozenset(stem(w) for w in words if len(w) >= 2 and w not in _STOP)
+
+
+def numbered(text: str) -> frozenset[str]:
+    """A one-digit number after a word of a name, with the word: "menu3" of "set_menu_3_units"
+    and of a header "Set Menu 3". Words alone leave the digit out, though it is what tells such
+    columns apart."""
+    words = re.findall(r"[a-z0-9]+", str(text).lower())
+    return frozenset(
+        f"{a}{b}"
+        for a, b in itertools.pairwise(words)
+        if a.isalpha() and len(b) == 1 and b.isdigit()
+    )
 
 
 _SUFFIXES = (
@@ -192,6 +205,12 @@ def _is_label(item: Any) -> bool:
     return len(text) >= 2 and not text.isdigit()
 
 
+def is_code(item: Any) -> bool:
+    """A number written as text ("99213", a party size "1"): the query kept it a label, a code
+    or a band, not a quantity. A row of an answer's table may name it, prose cannot."""
+    return isinstance(item, str) and item.strip().isdigit()
+
+
 def scope_labels(rv: ReferenceValue) -> tuple[str, ...]:
     """Entity labels of a whole reference: its string params that are not periods
     ("clinic": "Riverside Clinic") and its own label."""
@@ -265,7 +284,7 @@ def _table_rows(records: Sequence[Mapping[str, Any]], prefix: Sequence[str]) -> 
                 period = labelled
             elif (_ID_COLUMN.match(column) or column == keyed) and _number(cell) is not None:
                 names.append(f"{column} {cell}")
-            elif _is_label(cell):
+            elif _is_label(cell) or is_code(cell):
                 names.append(str(cell))
             else:
                 number = _number(cell)
@@ -410,6 +429,7 @@ def reference_facts(rv: ReferenceValue, index: int) -> list[Fact]:
     meaning_base = tokens(ref.label or "") | tokens(scalar_name(rv))
     meaning_base |= tokens(ref.target) if ref.kind != "sql" else frozenset()
     params = tuple(param_periods(ref.params))
+    column_words = {c: tokens(c or "") | numbered(c or "") for c in by_column}
     rows_naming = Counter(key(n) for row in rows for n in set(row.names))
     facts = []
     for position, row in enumerate(rows):
@@ -426,8 +446,8 @@ def reference_facts(rv: ReferenceValue, index: int) -> list[Fact]:
                     periods=periods,
                     row_period=row.period,
                     column=column,
-                    meaning=meaning_base | tokens(column or ""),
-                    own_meaning=tokens(column) if column else meaning_base,
+                    meaning=meaning_base | column_words[column],
+                    own_meaning=column_words[column] if column else meaning_base,
                     series=(index, column),
                     position=position,
                     source=rv,

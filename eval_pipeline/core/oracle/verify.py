@@ -31,6 +31,7 @@ from eval_pipeline.core.oracle.facts import (
     Fact,
     all_facts,
     fmt_value,
+    is_code,
     scalar_name,
     scope_labels,
     tokens,
@@ -753,7 +754,8 @@ def verify_claims(
     facts = all_facts(usable)
     labels = {name for f in facts for name in f.names}
     labels |= {label for rv in usable for label in scope_labels(rv)}
-    ctx = AnswerContext(plain(answer), plain(question), label_forms(labels))
+    codes = frozenset(label for label in labels if is_code(label))
+    ctx = AnswerContext(plain(answer), plain(question), label_forms(labels), codes)
     claims, unchecked = contract.claims[:max_claims], contract.claims[max_claims:]
     bindings = bind(claims, ctx)
     verifier = _Verifier(facts, ctx, usable, rule, claims, bindings)

@@ -96,8 +96,8 @@ def test_blind_set_holds_its_measured_figures() -> None:
     blind = bench.evaluate_labelled()
     mistakes = [m for o in blind.labelled for m in o.mistakes if "got contradicted" in m]
     assert len(blind.labelled) >= 530 and blind.claims >= 4380
-    assert blind.precision("contradicted") >= 0.975, mistakes  # measured 0.978
+    assert blind.precision("contradicted") >= 0.975, mistakes  # measured 0.979
     assert blind.precision("supported") >= 0.98  # 0.985
-    assert blind.recall("contradicted") >= 0.795  # 0.800
+    assert blind.recall("contradicted") >= 0.81  # 0.816
     assert blind.recall("supported") >= 0.85  # 0.856
     assert blind.right_answers_failed <= 8, mistakes  # 8: 5 of them in the newest domain

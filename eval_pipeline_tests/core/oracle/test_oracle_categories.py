@@ -41,6 +41,25 @@ REVENUE_BY_YEAR = ref(
     {"columns": ["yr", "invoiced_usd", "collected_usd"], "rows": [[2025, 5_838_346, 5_705_057]]},
     sql="SELECT yr, SUM(a) AS invoiced_usd, SUM(p) AS collected_usd FROM inv GROUP BY yr",
 )
+MENUS = ref(
+    {
+        "columns": ["venue", "set_menu_3_units", "set_menu_5_units"],
+        "rows": [["Harbor Grill", 61, 75], ["Pier Cafe", 59, 62], ["Dock House", 62, 49]],
+    },
+    sql="SELECT venue, SUM(a) AS set_menu_3_units, SUM(b) AS set_menu_5_units FROM o GROUP BY 1",
+)
+SEVERITY_MIX = ref(
+    {"columns": ["year", "low", "medium"], "rows": [["2023", 360, 231], ["2025", 383, 258]]},
+    sql="SELECT year, SUM(a) AS low, SUM(b) AS medium FROM c GROUP BY year",
+)
+PARTY_SIZES = ref(
+    {
+        "columns": ["party_size", "bookings", "no_show_pct"],
+        "rows": [["1", 772, 6.4], ["2", 1089, 8.1], ["3", 1358, 7.8]],
+    },
+    sql="SELECT CAST(size AS TEXT) AS party_size, COUNT(*) AS bookings, AVG(ns) AS no_show_pct "
+    "FROM r GROUP BY 1",
+)
 
 BANDS = ref({"1-50": 118, "51-200": 109, "1000+": 27}, "count", name="accounts_by_size")
 MODELS = ref(
@@ -320,6 +339,35 @@ CATEGORIES: dict[str, list[Row]] = {
             "The unpaid balance on 2025 invoices is $133K.",
             [REVENUE_BY_YEAR],
             [U],
+        ),
+    ],
+    "column picked by its words": [
+        (  # the digit of a header names one of two columns whose words are the same
+            "How many Set Menu 3 and Set Menu 5 did each venue sell?",
+            "| Venue | Set Menu 3 | Set Menu 5 |\n|---|---|---|\n"
+            "| Harbor Grill | 67 | 75 |\n| Pier Cafe | 59 | 66 |",
+            [MENUS],
+            [C, S, S, C],
+        ),
+        (  # a hedged figure is no sum of a run of stated rows: one of many runs fits by chance
+            "How many Set Menu 3 did each venue sell?",
+            "Harbor Grill sold 61 Set Menu 3, Pier Cafe 59 and Dock House 62. Dock House's burger "
+            "outsells both menus there combined, at around 120 units.",
+            [MENUS],
+            [S, S, S, U],
+        ),
+        (  # "from X to Y": the second number is named by the first one's words
+            "How did the severity mix change between 2023 and 2025?",
+            "Low-severity claims grew from 360 to 388, Medium from 231 to 258.",
+            [SEVERITY_MIX],
+            [S, C, S, S],
+        ),
+        (  # a row headed by a code the query returns as text names that row
+            "Does no-show rate rise with party size?",
+            "| Party size | Bookings | No-show rate |\n|---|---|---|\n"
+            "| 1 | 727 | 6.4% |\n| 2 | 1,089 | 8.1% |\n| 3 | 1,358 | 8.7% |",
+            [PARTY_SIZES],
+            [U, C, S, U, S, S, U, S, C],
         ),
     ],
 }
