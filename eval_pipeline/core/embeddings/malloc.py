@@ -16,28 +16,16 @@ saved 40 MiB more but encoded 9% slower; without huge pages, fixing the threshol
 
 from __future__ import annotations
 
-import ctypes
-import sys
-from collections.abc import Callable, Mapping
-from functools import cache
+from collections.abc import Mapping
+
+from eval_pipeline.core.libc import libc_function
 
 WORKER_TUNABLES = "glibc.malloc.mmap_threshold=4194304:glibc.malloc.hugetlb=1"
 
 
-@cache
-def _malloc_trim() -> Callable[[int], int] | None:
-    if not sys.platform.startswith("linux"):
-        return None
-    try:  # the process's own symbols: ctypes.util.find_library would fork ldconfig
-        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):  # a C library without malloc_trim
-        return None
-    return trim
-
-
 def release_free_memory() -> bool:
     """Return the heap's free pages to the system; whether the C library could."""
-    trim = _malloc_trim()
+    trim = libc_function("malloc_trim")
     if trim is None:
         return False
     trim(0)

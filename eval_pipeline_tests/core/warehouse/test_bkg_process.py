@@ -5,6 +5,7 @@ process stays with its reference."""
 from __future__ import annotations
 
 import os
+import platform
 import subprocess
 import sys
 import threading
@@ -204,6 +205,78 @@ def test_the_environment_and_packages_of_the_caller_are_the_functions_own(
     )
     process.close()  # the next child starts with the environment as it is now
     assert BKGRuntime(bkg(reads), LIMITS, process).evaluate(kpi("reads"), db).value == 42.0
+
+
+POOL = """def pool(db):
+    import pyarrow as pa
+
+    before = pa.system_memory_pool().bytes_allocated()
+    groups = db.query("SELECT grp FROM items")["grp"]  # a str column: Arrow memory
+    grew = pa.system_memory_pool().bytes_allocated() > before
+    return {pa.default_memory_pool().backend_name: grew and len(groups) == 3}
+"""
+
+
+@pytest.mark.parametrize(
+    ("configured", "expected"),
+    [(None, {"system": True}), ("mimalloc", {"mimalloc": False})],
+    ids=["default", "configured"],
+)
+def test_arrow_memory_comes_from_malloc_unless_a_pool_is_configured(
+    db: Database,
+    process: BKGProcess,
+    monkeypatch: pytest.MonkeyPatch,
+    configured: str | None,
+    expected: dict[str, bool],
+) -> None:
+    """Arrow's mimalloc keeps a heap per thread and the pages freed in it: with a thread per
+    call, the process grew with every reference it computed (issue #19). The pool named by
+    ARROW_DEFAULT_MEMORY_POOL is still the one used."""
+    if configured is None:
+        monkeypatch.delenv(bkg_worker.ARROW_POOL_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(bkg_worker.ARROW_POOL_VARIABLE, configured)
+    runtime = BKGRuntime(bkg(_fn("pool", POOL)), LIMITS, process)
+    value = runtime.evaluate(kpi("pool"), db)
+    assert (value.error, value.value) == (None, expected)
+
+
+ARENAS = """def arenas(db):
+    import ctypes
+
+    libc = ctypes.CDLL(None)
+    libc.open_memstream.restype = ctypes.c_void_p
+    text, size = ctypes.c_char_p(), ctypes.c_size_t()
+    stream = ctypes.c_void_p(libc.open_memstream(ctypes.byref(text), ctypes.byref(size)))
+    libc.malloc_info(0, stream)
+    libc.fclose(stream)
+    info = ctypes.string_at(text, size.value).decode()
+    libc.free(text)
+    return info.count("<heap nr=")
+"""
+BUSY = """def busy(db, n):
+    frame = db.query("SELECT id, grp, amount FROM items WHERE id <= :n", n=n % 4)
+    return [{"grp": str(g) * n} for g in frame["grp"]] or None
+"""
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc arenas")
+def test_the_calls_threads_share_at_most_two_malloc_arenas(
+    db: Database, process: BKGProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """glibc gives a thread that finds the arenas busy an arena of its own, up to eight per
+    core, and each keeps the free space left in it: the process grew with the calls of its
+    request threads (issue #19)."""
+    monkeypatch.delenv(bkg_worker.ARENA_VARIABLE, raising=False)
+    busy = _fn("busy", BUSY, params=[{"name": "n", "type": "integer", "required": True}])
+    runtime = BKGRuntime(bkg(busy, _fn("arenas", ARENAS)), LIMITS, process)
+    refs = [Reference.model_validate({"kpi": "busy", "params": {"n": n}}) for n in range(1, 97)]
+    with ThreadPoolExecutor(32) as pool:  # an evaluation's concurrency: a thread per call
+        assert all(
+            value.error is None for value in pool.map(lambda r: runtime.evaluate(r, db), refs)
+        )
+    value = runtime.evaluate(kpi("arenas"), db)
+    assert value.error is None and 1 <= value.value <= bkg_worker.MALLOC_ARENAS
 
 
 def test_an_idle_process_ends_and_the_next_call_starts_another(db: Database) -> None:
