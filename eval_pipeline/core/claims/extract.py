@@ -4,7 +4,9 @@ A number is a claim unless it only qualifies what is said: a date or period ("in
 "2026-03", "Q3", "the week of 16 November"), an id ("ID 2", "S-00042"), a list marker or a rank
 column ("1."), a scale anchor ("out of 5"), a number inside a name ("Route 66 Motors", "Model 3",
 "Suite 200"), contact details, or a criterion the question set ("over 30 minutes", "top 5").
-A number the question states as a value is still a claim when the answer states it. Missing a
+A number the question states as a value is still a claim when the answer states it, and so is
+the threshold of a yes/no question ("Did we sell more than 2,400?") that the answer compares
+the metric with ("just over the 2,400 mark"): a bound on its value. Missing a
 claim hides an error; inventing one can accuse a right answer, so each filter is specific and
 everything else stays a claim.
 """
@@ -273,13 +275,49 @@ def question_criteria(question: str) -> set[tuple[float, str, str]]:
     return criteria
 
 
+_YES_NO = re.compile(
+    r"(?:^|(?<=[.?!;:])\s*|\b(?i:and|or|also|so)\s+)"
+    r"(?i:did|do|does|is|are|was|were|has|have|had|will|would|can|could)\b"
+    r"(?:[^.?!;:]|[.:](?=\d))*\?"
+)
+_FILTER_WORDS = re.compile(r"\b(?i:with|having|who|whose|whom|that|which|where|when|if)\b")
+_NEGATED = re.compile(r"\b(?i:not|never|no)\b|n['’]t\b")
+_CLAUSE_START = re.compile(r"[.?!;:,(—–\n]")
+
+
+def question_thresholds(question: str) -> set[tuple[float, str]]:
+    """(value, unit) of the bounds a yes/no question asks about the metric ("Did we sell more
+    than 2,400?", "Is it under 5%?"): unlike a filter in the same words ("Did customers with
+    more than 3 orders churn?"), they are the answer's to confirm or deny."""
+    found: set[tuple[float, str]] = set()
+    for clause in _YES_NO.finditer(question):
+        for n in scan_numbers(clause.group()):
+            if n.bound and not _FILTER_WORDS.search(clause.group()[: n.start]):
+                found.add((round(n.value, 9), n.unit))
+    return found
+
+
+def _asserts_threshold(number: ParsedNumber, text: str, thresholds: set[tuple[float, str]]) -> bool:
+    """Does the answer compare the metric with a threshold the question asked about ("yes,
+    just over the 2,400 mark", "it's under 5%")? A bound in a filter clause ("customers with
+    more than 3 orders") or a negated one compares nothing the oracle can read."""
+    if not number.bound or (round(number.value, 9), number.unit) not in thresholds:
+        return False
+    head = text[max(0, number.start - 80) : number.start]
+    clause = head[max((m.end() for m in _CLAUSE_START.finditer(head)), default=0) :]
+    return not (_FILTER_WORDS.search(clause) or _NEGATED.search(clause))
+
+
 def _echoes_criterion(
-    number: ParsedNumber, text: str, criteria: set[tuple[float, str, str]]
+    number: ParsedNumber,
+    text: str,
+    criteria: set[tuple[float, str, str]],
+    thresholds: set[tuple[float, str]],
 ) -> bool:
     """The answer repeats a criterion of the question ("had a wait over 30 minutes", "the 5
-    regions", "in 6 months"), rather than stating a value."""
+    regions", "in 6 months"), rather than stating a value or bounding one."""
     same = [c for c in criteria if c[:2] == (round(number.value, 9), number.unit)]
-    if not same:
+    if not same or _asserts_threshold(number, text, thresholds):
         return False
     before = text[max(0, number.numeral_start - 30) : number.numeral_start]
     if number.bound or _CRITERION_BEFORE.search(before):
@@ -299,6 +337,7 @@ def _numbers_mentioned(
 ) -> list[ParsedNumber]:
     masks = Covered(len(text), [*masked, *non_claim_spans(text, layout=layout, question=question)])
     criteria = question_criteria(question)
+    thresholds = question_thresholds(question)
     years_are_claims = bool(_ASKS_FOR_YEAR.search(question))
     found = [*scan_numbers(text), *scan_fractions(text), *scan_multiples(text)]
     numbers = sorted(found, key=lambda n: n.start)
@@ -308,7 +347,7 @@ def _numbers_mentioned(
         if not masks.overlaps((n.numeral_start, n.numeral_end))
         and (years_are_claims or not _is_year(n, text))
         and not _is_pronoun_one(n, text)
-        and not _echoes_criterion(n, text, criteria)
+        and not _echoes_criterion(n, text, criteria, thresholds)
     ]
 
 

@@ -1,5 +1,7 @@
 """Ranking statements written without a number: "West has the most sites", "East ranks second",
-"June was the quietest month", "Walk-ins converted best", "Fastest: Prairie Motor Co".
+"June was the quietest month", "Walk-ins converted best", "Fastest: Prairie Motor Co", "and
+April the quietest", "peaked in August", "Ford edged out Toyota for the top spot" (Ford's claim),
+and appositions ("Eastside, the smallest,"), whose entity the verifier finds in their clause.
 
 Each becomes a ranking claim: the entity, its rank counted from the end of the ordering the
 superlative names (``highest`` or ``lowest``), and the words of the statement, from which the
@@ -32,7 +34,7 @@ HIGH = (
 )
 LOW = (
     r"fewest|least|lowest|smallest|quietest|shortest|weakest|minimum|cheapest|lightest|"
-    r"slimmest|narrowest|shallowest|low\s+point|bottom"
+    r"slimmest|narrowest|shallowest|softest|rarest|low\s+point|bottom"
 )
 POLAR = r"best|worst|fastest|slowest|quickest|strongest-performing|weakest-performing"
 SUPERLATIVE = rf"{HIGH}|{LOW}|{POLAR}"
@@ -70,9 +72,26 @@ _VERBS = (
     r"booked|logged|took|sold|scored|generated|brought\s+in"
 )
 _ACTION = r"[a-z]+(?:ed|s)(?:\s+(?:them|it|leads|deals|cars|patients)(?:\s+around)?)?"
+_PASSED = (
+    r"edges?\s+out|edged\s+out|beats?|overtakes?|overtook|pips?|pipped|outranks?|outranked|"
+    r"outpaces?|outpaced"
+)
+_WHEN = rf"(?:the\s+)?(?:week\s+(?:of|starting|beginning)\s+)?(?:\d{{1,2}}\s+)?{ENTITY}"
+"""A period after "peaked in": "August", "the week of 17 November"."""
 RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p, re.MULTILINE)
     for p in (
+        # "X edged out Y for the top spot": X holds the place, Y is only the one passed
+        rf"\b(?P<entity>{ENTITY})(?:\s+(?:only|just|narrowly)){{0,2}}\s+(?:{_PASSED})\s+"
+        rf"{ENTITY}\s+(?:to|for)\s+(?:the\s+)?(?:(?P<ord>{_ORD})|top|first|(?P<last>last))"
+        r"\s+(?:spot|place|position|slot|rank)\b",
+        # "peaked in August", "bottoming out in the week of 19 January": the claim is the verb
+        rf"\b(?P<claim>(?P<peak>peak(?:ed|s|ing)|top(?:ped|s)\s+out)|(?P<trough>bottom(?:ed|s|ing)"
+        rf"\s+out))(?:\s+(?:at|around|near|with)\s+[^.;:!?,\n]{{0,40}}?)?\s+(?:in|on|during)\s+"
+        rf"(?P<entity>{_WHEN})(?P<metric>)",
+        # "May was the busiest month and April the quietest"
+        rf"\b(?:and|with|while)\s+(?P<entity>{ENTITY})\s+the\s+(?:(?P<ord>{_ORD})[\s-]+)?"
+        rf"(?P<end>{SUPERLATIVE})\b{_METRIC}",
         rf"\b[Tt]he\s+(?P<end>top|bottom|highest|lowest|best|worst)[\s-]+{_COUNT}\b"
         rf"(?P<metric>[^.;:!?]*?)\s+(?:are|were|:)\s+{_LIST}",
         rf"\b[Tt]he\s+{_COUNT}\s+[a-z]+(?:\s+[a-z]+)?\s+with\s+the\s+(?P<end>{HIGH}|{LOW})\b"
@@ -105,6 +124,10 @@ RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         rf"(?P<metric>[^:\n]{{0,30}}?):[ \t]*(?P<entity>{ENTITY})",
         rf"\b(?P<entity>{ENTITY})\s+(?:is|was|were|are|comes|came)\s+(?P<next>next)\b{_METRIC}",
         rf"\b(?:followed\s+by)\s+(?P<entity>{ENTITY})(?P<follow>)",
+        # "Eastside, the smallest,", "366 (the peak)", "42 referrals, the most in the network":
+        # the entity is the one its clause or line names, found by the verifier
+        rf"(?:,|\s[—–]|\()[ \t]*(?P<claim>(?:which\s+(?:is|was)\s+)?(?:the\s+)?"
+        rf"(?:(?P<ord>{_ORD})[\s-]+)?(?P<end>{SUPERLATIVE})\b{_METRIC})(?P<entity>)",
     )
 )
 _NEGATION = re.compile(r"\b(?i:not|never|no\s+longer)\b|n['’]t\b")
@@ -139,7 +162,7 @@ def _rank_of(m: re.Match[str]) -> tuple[int, str]:
     if groups.get("last") or groups.get("to_last"):
         direction = "lowest"
     lead = (groups.get("lead") or "").lower()
-    if "bottom" in lead or "last" in lead:
+    if "bottom" in lead or "last" in lead or groups.get("trough"):
         direction = "lowest"
     ordinal = groups.get("ord")
     rank = ORDINALS[ordinal.lower()] if ordinal else 1
@@ -147,7 +170,12 @@ def _rank_of(m: re.Match[str]) -> tuple[int, str]:
 
 
 def _ranking(
-    text: str, span: tuple[int, int], entity: str, rank: int, direction: str, bound: str | None
+    text: str,
+    span: tuple[int, int],
+    entity: str | None,
+    rank: int,
+    direction: str,
+    bound: str | None,
 ) -> Claim:
     if text[span[0] : span[1]].endswith("."):
         span = (span[0], span[1] - 1)
@@ -209,7 +237,7 @@ def ranking_claims(text: str) -> tuple[list[Claim], list[tuple[int, int]]]:
                 taken.add(m.span())
                 continue
             name = entity_name(m.group("entity"))
-            if name is None:
+            if name is None and not groups.get("claim"):
                 continue
             if groups.get("next") is not None or groups.get("follow") is not None:
                 preceding = preceding or _Preceding(claims)
@@ -217,12 +245,12 @@ def ranking_claims(text: str) -> tuple[list[Claim], list[tuple[int, int]]]:
                 if last is None:
                     continue
                 rank, direction = int(last.value or 0) + 1, last.direction or "polar"
-            end = m.end()
+            start, end = m.span("claim") if groups.get("claim") else m.span()
             relative = _RELATIVE.match(text, end)
             if relative:
                 sizes.append(relative.span("n"))
                 end = relative.end()
-            claims.append(_ranking(text, (m.start(), end), name, rank, direction, None))
+            claims.append(_ranking(text, (start, end), name, rank, direction, None))
             if preceding is not None:
                 preceding.add(claims[-1])
             taken.add(m.span())

@@ -140,7 +140,8 @@ _GENERIC_RANK_WORDS = frozenset(
         "follow",
         "followed",
     }
-)
+) | tokens("edged edges out beats overtook overtakes pipped spot place position slot bottomed")
+"""Words of ranking phrases ("peaked", "edged out … for the top spot"), not of a metric."""
 _HINTS: dict[str, frozenset[str]] = {
     "rate": _RATE_WORDS,
     "duration": _DURATION_WORDS,
@@ -266,6 +267,13 @@ def verify_ranking(
         entity = found[0].key if found else None
         mentioned = period_mentions(claim.entity)
         period = mentioned[0].period if mentioned and entity is None else None
+    clause = ""  # the words before a ranking written without an entity ("42 referrals, the most")
+    if entity is None and period is None and not claim.entity:
+        entity, period, begin = _apposed_to(claim, ctx, facts)
+        clause = ctx.answer[begin:start]
+        for m in ctx.periods_in(begin, start):
+            clause = clause.replace(ctx.answer[m.start : m.end], " ")
+    who = claim.entity or entity or repr(text)
     every = series_of(facts)
     if not every:
         return _with(unverifiable, "no reference lists labelled values to rank")
@@ -293,6 +301,9 @@ def verify_ranking(
 
     top = max(score(s) for s in candidates)
     specific = words - _GENERIC_RANK_WORDS
+    counted = {w for w in tokens(clause) if not w.isdigit()} - _GENERIC_RANK_WORDS - label_words
+    if counted and not any(s.meaning & counted for s in candidates):
+        return _with(unverifiable, "the words before it name no metric the references rank")
     by_sentence = False
     if top[0] == 0 and not specific:  # "January was the quietest month, with $6,312 of new MRR"
         sentence = ctx.answer[slice(*ctx.layout.sentence_of(start))]
@@ -305,10 +316,18 @@ def verify_ranking(
     if top[0] == 0 and specific and len(candidates) > 1:
         return _with(unverifiable, "its words name no metric the references rank")
     chosen = [s for s in candidates if score(s) == top]
-    for asked in (_asked_metric(ctx.question), tokens(ctx.question)):
+    asked_metric = _asked_metric(ctx.question)
+    shared = frozenset.intersection(*(s.meaning for s in candidates))
+    undecided = not any((s.meaning - shared) & words for s in chosen)  # by the claim's words
+    for asked in (asked_metric, tokens(ctx.question)):
         if len(chosen) > 1 and asked:  # the question names the metric the answer ranks
+            named_by_question = [s for s in chosen if (s.meaning - shared) & asked]
             most = max(len(s.meaning & asked) for s in chosen)
             chosen = [s for s in chosen if len(s.meaning & asked) == most]
+            # only the question's words name a metric, and several: the one naming most is a
+            # guess, which may support but never accuse
+            guess = asked is not asked_metric and undecided and len(named_by_question) > 1
+            by_sentence = by_sentence or guess
     if len(chosen) > 1:  # else the reference's headline figure: the column in its own unit
         headline = [s for s in chosen if s.facts[0].unit == s.facts[0].source.unit]
         chosen = headline or chosen
@@ -329,7 +348,7 @@ def verify_ranking(
             return _with(unverifiable, "the entities it is ranked among are not all named")
     where = Series(members, series.meaning, series.duration, series.rate).position(entity, period)
     if len(where) != 1:
-        return _with(unverifiable, f"{claim.entity} names several ranked values")
+        return _with(unverifiable, f"{who} names several ranked values")
     value = members[where[0]].value
     values = [f.value for f in members]
     ahead = sum((v > value) if direction == "highest" else (v < value) for v in values)
@@ -340,17 +359,46 @@ def verify_ranking(
     listing = ", ".join(f"{f.describe()} = {fmt_value(f.value)}" for f in ordered[:_MAX_EVIDENCE])
     stated = f"within the {direction} {rank}" if claim.bound == "at_most" else f"#{rank}"
     reason = (
-        f"{claim.entity} ranks #{ahead + 1} of {len(values)} by {direction} value "
+        f"{who} ranks #{ahead + 1} of {len(values)} by {direction} value "
         f"(claimed {stated}): {listing}"
     )
     if not holds and by_sentence:  # the sentence may name several metrics: no accusation
-        return _with(unverifiable, f"the metric is named only elsewhere in its sentence; {reason}")
+        return _with(
+            unverifiable,
+            f"the metric is named only by its sentence or the question; {reason}",
+        )
     return Verdict(
         claim_id=claim.id,
         verdict="supported" if holds else "contradicted",
         reason=reason,
         evidence=[f.evidence() for f in ordered[:_MAX_EVIDENCE]],
     )
+
+
+_APPOSITION = re.compile(r"[,;(—–]|\b(?:and|to|then|while|whereas)\b")
+
+
+def _apposed_to(
+    claim: Claim, ctx: AnswerContext, facts: Sequence[Fact]
+) -> tuple[str | None, Period | None, int]:
+    """(label, period, where its words start) of a ranking written without an entity
+    ("Eastside, the smallest", "42 referrals, the most"): the row its clause names, else the
+    row its line or sentence names, none when they name several rows or periods; the clause
+    names the metric too ("referrals")."""
+    start = claim.span[0]
+    sentence, line = ctx.layout.sentence_of(start), ctx.layout.line_of(start)
+    head = max(sentence[0], line[0])
+    cuts = [m.end() for m in _APPOSITION.finditer(ctx.answer, head, start)][:-1]
+    for begin in (cuts[-1] if cuts else head, head):
+        labels = [m.key for m in ctx.labels_in(begin, start)]
+        periods = {m.period for m in ctx.periods_in(begin, start)}
+        if labels and any(set(labels) <= f.labels | f.scope for f in facts):
+            return labels[0], None, begin  # one row's labels ("Pier Grill (Boston)")
+        if len(periods) == 1 and not labels:
+            return None, next(iter(periods)), begin
+        if labels or periods:
+            break
+    return None, None, start
 
 
 def _outside_a_cut(

@@ -725,6 +725,7 @@ class _Verifier:
                 for other in self.claims
                 if other.value is not None
                 and other.kind == "numeric"
+                and other.bound is None  # "over 900" bounds the value, it does not state it
                 and _Check(other, other.unit, self.rule).level(fact)
             }
         return self._stating[id(fact)]

@@ -193,7 +193,7 @@ def test_changes_are_comparison_claims_signed_by_direction(
 )
 def test_a_phrasal_up_or_down_is_no_change(answer: str) -> None:
     (claim,) = extract_claims("TC_001", "q", answer).claims
-    assert (claim.kind, claim.direction, claim.value > 0) == ("numeric", None, True)
+    assert (claim.kind, claim.direction, (claim.value or 0) > 0) == ("numeric", None, True)
 
 
 def test_levels_around_a_change_stay_levels() -> None:
@@ -262,3 +262,29 @@ def test_a_ranking_beside_figures_is_a_claim_of_its_own_and_a_negated_one_none()
         ("92.5%", "numeric", 92.5),
         ("North has the lowest rate", "ranking", 1.0),
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Did we sell more than 2,400 units?",
+            "Yes, just over the 2,400 mark: 2,408.",
+            ["just over the 2,400", "2,408"],
+        ),
+        ("Is it under 5%?", "Yes, it's under 5% (4.9%).", ["under 5%", "4.9%"]),
+        # a filter in the question's words, or in the answer's, is no threshold asked about
+        (
+            "Did customers with more than 3 orders churn?",
+            "Yes, 12 with more than 3 orders.",
+            ["12"],
+        ),
+        ("Did we sell more than 2,400?", "Yes: 12 stores with more than 2,400 each.", ["12"]),
+        ("Did we sell more than 2,400?", "No, we are not above 2,400: 2,380.", ["2,380"]),
+        ("Which groups sold more than 40?", "West sold more than 40: 42.", ["42"]),
+    ],
+)
+def test_threshold_of_a_yes_no_question_is_a_bound(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    assert [c.text for c in extract_claims("TC_001", question, answer).claims] == expected

@@ -98,6 +98,6 @@ def test_blind_set_holds_its_measured_figures() -> None:
     assert len(blind.labelled) >= 530 and blind.claims >= 4380
     assert blind.precision("contradicted") >= 0.975, mistakes  # measured 0.979
     assert blind.precision("supported") >= 0.98  # 0.985
-    assert blind.recall("contradicted") >= 0.81  # 0.816
-    assert blind.recall("supported") >= 0.85  # 0.856
+    assert blind.recall("contradicted") >= 0.815  # 0.820
+    assert blind.recall("supported") >= 0.86  # 0.867
     assert blind.right_answers_failed <= 8, mistakes  # 8: 5 of them in the newest domain

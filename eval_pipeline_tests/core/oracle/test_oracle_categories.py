@@ -154,6 +154,13 @@ PRICES = ref(
     },
     sql="SELECT plan_name, list_price_usd, effective_price_usd FROM plans",
 )
+MONTHS_TWO_METRICS = ref(
+    {
+        "columns": ["month_start", "room_revenue", "occupancy_pct"],
+        "rows": [["2026-01", 600, 61.0], ["2026-02", 900, 64.0], ["2026-03", 800, 70.0]],
+    },
+    sql="SELECT month_start, SUM(r) AS room_revenue, AVG(o) AS occupancy_pct FROM m GROUP BY 1",
+)
 
 Row = tuple[str, str, list[ReferenceValue], list[str]]
 CATEGORIES: dict[str, list[Row]] = {
@@ -279,6 +286,40 @@ CATEGORIES: dict[str, list[Row]] = {
             "West completed more than 40: 42.",
             [BY_GROUP],
             [S],
+        ),
+    ],
+    "thresholds of yes/no questions": [
+        # the answer compares the metric with the question's threshold: a bound on its value
+        ("Is the completion rate above 90%?", "Yes, it is above 90%.", [RATE], [S]),
+        ("Is the completion rate above 95%?", "Yes, the rate is above 95%.", [RATE], [C]),
+        ("Did the wait stay under 3 hours?", "Yes, just under 3 hours.", [WAIT], [S]),
+        # a bound states no value: the level another sentence gives is still checked
+        (
+            "Did any group complete over 40?",
+            "Only West is over 40. West completed 45.",
+            [BY_GROUP],
+            [S, C],
+        ),
+    ],
+    "rankings without a number": [
+        # "X edged out Y for the top spot": X holds the place
+        ("", "West edged out East for the top spot.", [BY_GROUP], [S]),
+        ("", "East edged out West for the top spot.", [BY_GROUP], [C]),
+        # "and X the fewest": the superlative of a second entity in the same sentence
+        ("", "West completed the most items and North the fewest.", [BY_GROUP], [S, S]),
+        ("", "West completed the most items and East the fewest items.", [BY_GROUP], [S, C]),
+        # "peaked in", "bottomed out in": the period named after the verb
+        ("", "Completed items peaked in March 2026.", [BY_MONTH], [S]),
+        ("", "Completed items bottomed out in January 2026.", [BY_MONTH], [S]),
+        # an apposition: the entity its clause names, the metric its words name
+        ("", "North, the smallest, completed 21 items.", [BY_GROUP], [S, S]),
+        ("", "West wrote many reports, the most of any group.", [BY_GROUP], [U]),
+        # the question names several metrics and the claim none: a guess never accuses
+        (
+            "Show room revenue and occupancy by month.",
+            "March 2026 was the best month.",
+            [MONTHS_TWO_METRICS],
+            [U],
         ),
     ],
     "labels with numbers": [
