@@ -53,11 +53,16 @@ def scales(unit: Unit | None, fact: Fact) -> list[float]:
     return [] if factor is None else [factor]
 
 
+_BARE = re.compile(r"[-+−]?\d[\d,]*\.\d+")
+
+
 def claim_scales(claim: Claim, unit: Unit | None, fact: Fact) -> list[float]:
     """Factors putting the claim's value in the fact's scale. A claim in an SI-prefixed unit
     ("4.2 GWh") is a measure: in the fact's own prefix when its name gives one
     ("generation_mwh": 1,000), else at any power of 1,000; never a rate, money or time."""
     base = scales(unit, fact)
+    if unit == "fraction" and fact.unit in ("percent", "points") and _BARE.fullmatch(claim.text):
+        return [*base, 1.0]  # "0.85" is a fraction by guess: it may be the percent's own number
     measure = measure_of(claim.text)
     if measure is None or not base:
         return base

@@ -151,7 +151,25 @@ SEVERITY = ref(
     sql="SELECT yr, SUM(sev = 'low') AS low, SUM(sev = 'severe') AS severe FROM c GROUP BY yr",
 )
 
+FINDINGS = ref(
+    {"intervention": False, "compliance rate": 81.2, "open findings per audited site": 0.8548},
+    "percent",
+    kind="decision",
+    name="intervention_needed",
+)
+
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
+    # a bare decimal is a fraction only by guess: against a percent it may be the percent's own
+    # number written without its sign (a unit declared for a whole mapping fits some keys only)
+    (
+        "bare decimal",
+        "",
+        "Compliance is 81.2%, with 0.85 open findings per audited site.",
+        [FINDINGS],
+        [S, S],
+    ),
+    ("bare decimal", "", "There are 0.61 open findings per audited site.", [FINDINGS], [C]),
+    ("bare decimal", "", "Only 0.85 of the audits passed.", [ref(81.2, "percent")], [C]),
     # markdown emphasis reads as spaces: "*above*" still makes a comparison
     ("emphasis", "", "North scored 0.34 points *above* South.", [SCORES], [S]),
     ("emphasis", "", "- North: **4.21**\n- South: **3.78**", [SCORES], [S, C]),
