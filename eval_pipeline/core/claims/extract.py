@@ -24,6 +24,8 @@ from eval_pipeline.core.claims.layout import (
     sentence_spans,
 )
 from eval_pipeline.core.claims.numbers import (
+    HEDGE_BEFORE,
+    WORD_VALUES,
     ParsedNumber,
     scan_fractions,
     scan_multiples,
@@ -228,6 +230,7 @@ def _is_pronoun_one(number: ParsedNumber, text: str) -> bool:
         and number.core.lower() == "one"
         and number.unit == "count"
         and not _SHARE_AHEAD.match(text, number.numeral_end)
+        and not _ONE_NOUN_IN.match(text, number.numeral_end)
     )
 
 
@@ -241,9 +244,26 @@ def scale_anchors(text: str) -> list[tuple[int, int]]:
     spans = []
     for m in _OUT_OF.finditer(text):
         before = text[max(0, m.start() - 40) : m.start()]
-        if _SCALE_BEFORE.search(before) or _SCORE_WORDS.search(before):
+        part = _PART_BEFORE.search(before)
+        hedged = part is not None and HEDGE_BEFORE.search(before[: part.start()]) is not None
+        if _SCALE_BEFORE.search(before) or _scored(before, hedged=hedged):
             spans.append(m.span("n"))
     return spans
+
+
+_PART_BEFORE = re.compile(r"\d+\s+$")
+_CLAUSE_BREAK = re.compile(r".*(?:[,;(]|\s[—–-]\s|[.!?]\s)", re.DOTALL)
+
+
+def _scored(before: str, *, hedged: bool) -> bool:
+    """Score words before "N out of M" make it a score on a scale, unless they belong to an
+    earlier clause and the part is hedged: in "74.3% scored 4 or 5, so roughly 3 out of 4
+    customers left satisfied" it is a share, while "the rating, overall, was 4 out of 5" stays
+    a score."""
+    if not hedged:
+        return _SCORE_WORDS.search(before) is not None
+    m = _CLAUSE_BREAK.match(before)
+    return _SCORE_WORDS.search(before[m.end() :] if m else before) is not None
 
 
 # --------------------------------------------------------------------------- the question
@@ -359,7 +379,14 @@ _NOUN_SHARE_JOINT = re.compile(
 )
 """A share whose part names what it counts: "6 claims for every 10", "3 accounts out of 4"
 (not "12 clinics in 3 states")."""
-_SHARE_AHEAD = re.compile(r"\s+(?i:in|out\s+of)(?:\s+every)?\s+\d")
+_WORD_NUMBER = f"(?i:{'|'.join(sorted(WORD_VALUES, key=len, reverse=True))})"
+_SHARE_AHEAD = re.compile(rf"\s+(?i:in|out\s+of)(?:\s+every)?\s+(?:\d|{_WORD_NUMBER}\b)")
+_ONE_NOUN_IN = re.compile(
+    r"\s+[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?\s+(?i:in)\s+(?:every\s+)?"
+    rf"(?:\d+|{_WORD_NUMBER})\b(?!\s+(?!(?:was|is|has|does|as|its|this|thus)\b)[a-z]+s\b)"
+)
+"""A share of one whose part names what it counts: "one stay in 5", "one room night in 3" (not
+"one clinic in 3 states")."""
 _TO_ONE = re.compile(r"(?:\s+(?i:to)\s+|\s*:\s*)1\b(?![.,]\d)")  # not "from 427 to 1,348"
 _SCORE_WORDS = re.compile(
     r"\b(?i:scor\w*|rat(?:ed|ing|ings)|averag\w*|satisfaction|csat|nps|stars?|survey\w*)\b"
@@ -389,8 +416,11 @@ def _share(text: str, part: ParsedNumber, whole: ParsedNumber) -> Claim | None:
     """ "one in 8", "3 out of 10", "8 in 10", "2 of every 5": a share stated as a count per
     count (a score "4.5 out of 5" is no share)."""
     joint = text[part.numeral_end : whole.numeral_start]
+    one_in = _ONE_NOUN_IN.match(text, part.numeral_end) if part.value == 1 else None
     if part.end != part.numeral_end or not (
-        _SHARE_JOINT.fullmatch(joint) or _NOUN_SHARE_JOINT.fullmatch(joint)
+        _SHARE_JOINT.fullmatch(joint)
+        or _NOUN_SHARE_JOINT.fullmatch(joint)
+        or (one_in and one_in.end() == whole.numeral_end)
     ):
         return None
     if part.unit != "count" or whole.unit != "count" or part.scaled or whole.scaled:
@@ -402,7 +432,7 @@ def _share(text: str, part: ParsedNumber, whole: ParsedNumber) -> Claim | None:
     before = text[max(0, part.start - 40) : part.start]
     if " of " in joint and joint.strip().lower() != "of every" and "out" not in joint:
         return None
-    if _SCORE_WORDS.search(before) and "out" in joint:
+    if "out" in joint and _scored(before, hedged=part.hedged):
         return None
     return _claim(
         part,

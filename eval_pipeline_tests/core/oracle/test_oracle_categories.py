@@ -183,6 +183,14 @@ CATEGORIES: dict[str, list[Row]] = {
         ("", "That is 134 claims per 1,000 policies.", [FREQUENCY], [S]),
         ("", "The frequency was 13.4 claims per 100 policies.", [PER_100], [S]),
         ("", "West and East completed 8 out of 10 items.", [BY_GROUP], [S]),
+        # "one" whose part names what it counts, and a whole in words
+        ("", "About one item in 4 failed.", [FAILED, ALL_ITEMS], [S]),
+        ("", "About one item in 2 completed.", [RATE], [C]),
+        ("", "Roughly one in four items failed.", [FAILED, ALL_ITEMS], [S]),
+        ("", "Roughly one in two items completed.", [RATE], [C]),
+        # score words in an earlier clause make "out of 10" no scale
+        ("", "Rated items mostly completed, so about 9 out of 10 did.", [RATE], [S]),
+        ("", "Rated items mostly completed, so about 7 out of 10 did.", [RATE], [C]),
     ],
     "derived-sum": [
         ("", "Together West and East completed 79 items.", [BY_GROUP], [S]),
