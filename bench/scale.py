@@ -150,6 +150,8 @@ def main(argv: list[str] | None = None) -> str:
         home, golden, url, bot_url = args.child
         child(Path(home), Path(golden), url, bot_url, args.concurrency)
         return ""
+    if len(set(args.sizes)) != 3:  # one work folder per size: a repeated size reuses its run
+        parser.error("--sizes takes three different sizes")
     small, middle, large = sorted(args.sizes)
     times: dict[int, float] = {}
     peaks: dict[int, float] = {}
