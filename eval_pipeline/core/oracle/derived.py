@@ -22,6 +22,7 @@ from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding
 from eval_pipeline.core.oracle.candidates import comparable, fit
 from eval_pipeline.core.oracle.facts import Fact, by_series, fmt_value, tokens
+from eval_pipeline.core.oracle.facts import key as label_key
 from eval_pipeline.core.oracle.periods import Period
 from eval_pipeline.core.oracle.units import AMOUNTS, RATES, family
 
@@ -96,7 +97,7 @@ def _is_whole_of(part: Fact, other: Fact) -> bool:
         return True
     if set(other.periods) != set(part.periods):
         return False
-    same_rows = other.labels == part.labels and other.scope == part.scope
+    same_rows = other.labels == part.labels and _entity_scope(other) == _entity_scope(part)
     if same_rows and other.own_meaning < part.own_meaning:
         return True  # "items" is the whole of "failed items"
     if _same_metric(part, other):
@@ -104,6 +105,14 @@ def _is_whole_of(part: Fact, other: Fact) -> bool:
             other.scope < (part.scope | part.labels) or other.filters < part.filters
         )
     return same_rows
+
+
+def _entity_scope(fact: Fact) -> frozenset[str]:
+    """The entities a fact's reference is for, without the reference's own label: a label
+    names the figure ("large losses 2024", "all orders"), so two references told apart only
+    by their labels are for the same rows and one can be the other's whole."""
+    label = fact.source.reference.label
+    return fact.scope - {label_key(label)} if label else fact.scope
 
 
 _JOINED = re.compile(r",\s+(?i:and|but|while|whereas|whilst)\b")

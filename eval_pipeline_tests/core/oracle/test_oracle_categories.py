@@ -154,6 +154,10 @@ PRICES = ref(
     },
     sql="SELECT plan_name, list_price_usd, effective_price_usd FROM plans",
 )
+LARGE_AND_ALL = [  # part and whole in two queries, told apart only by their labels
+    ref(242, sql="SELECT COUNT(*) AS big_orders FROM o WHERE total > 200", label="large orders"),
+    ref(7006, sql="SELECT COUNT(*) AS orders FROM o", label="all orders"),
+]
 MONTHS_TWO_METRICS = ref(
     {
         "columns": ["month_start", "room_revenue", "occupancy_pct"],
@@ -178,6 +182,19 @@ CATEGORIES: dict[str, list[Row]] = {
         ("", "Only 1 item out of 4 failed.", [FAILED, ALL_ITEMS], [S]),
         # a rate on a round base is a share, its base no claim of its own
         ("", "Items failed at 25 per 100 items.", [FAILED, ALL_ITEMS], [S]),
+        (
+            "",
+            "We took 242 large orders. Of all 7,006 orders that is about 3.5%: one in 29, or "
+            "roughly 3 out of every 100.",
+            LARGE_AND_ALL,
+            [S, S, S, S, S],
+        ),
+        (
+            "",
+            "We took 242 large orders. Of all 7,006 orders that is about one in 10.",
+            LARGE_AND_ALL,
+            [S, S, C],
+        ),
         ("", "The frequency was 13.4 claims per 100 policies.", [FREQUENCY], [S]),
         ("", "The frequency was 14.6 claims per 100 policies.", [FREQUENCY], [C]),
         ("", "That is 134 claims per 1,000 policies.", [FREQUENCY], [S]),
