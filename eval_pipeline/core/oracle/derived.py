@@ -21,7 +21,7 @@ from eval_pipeline.core.claims.numbers import WORD_VALUES
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding
 from eval_pipeline.core.oracle.candidates import comparable, fit
-from eval_pipeline.core.oracle.facts import Fact, by_series, fmt_value, tokens
+from eval_pipeline.core.oracle.facts import Fact, by_series, fmt_value, metric_words, tokens
 from eval_pipeline.core.oracle.facts import key as label_key
 from eval_pipeline.core.oracle.periods import Period
 from eval_pipeline.core.oracle.units import AMOUNTS, RATES, family
@@ -78,7 +78,8 @@ def _same_family(a: Fact, b: Fact) -> bool:
 
 def _same_metric(a: Fact, b: Fact) -> bool:
     """Two facts of one quantity: one column of one reference, or one function called with
-    other params, or columns/functions whose names share a word, in one unit family."""
+    other params, or columns/functions whose names share a word that is not a period's ("2024
+    claims" and "large losses 2024" are not one quantity), in one unit family."""
     if not _same_family(a, b):
         return False
     if a.series == b.series:
@@ -86,7 +87,8 @@ def _same_metric(a: Fact, b: Fact) -> bool:
     ra, rb = a.source.reference, b.source.reference
     if ra.kind != "sql" and ra.kind == rb.kind and ra.target == rb.target and a.column == b.column:
         return True
-    return bool(a.meaning & b.meaning) and (a.column or "") == (b.column or "")
+    shared = metric_words(a.meaning & b.meaning)
+    return bool(shared) and (a.column or "") == (b.column or "")
 
 
 def _is_whole_of(part: Fact, other: Fact) -> bool:

@@ -10,6 +10,7 @@ clinic and that year. Ids and years in a table are labels, not facts.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import functools
 import itertools
@@ -99,6 +100,24 @@ def stem(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4 and not word.endswith("ss"):
             return word[: -len(suffix)]
     return word
+
+
+_PERIOD_WORD = re.compile(
+    r"^(?:(?:19|20)\d{2}(?:q[1-4]|h[12]|m\d{1,2})?|fy\d{2}(?:\d{2})?|q[1-4]|h[12]|[ymq]td)$"
+)
+_MONTH_WORDS = frozenset(
+    w
+    for i in range(1, 13)
+    for name in (calendar.month_name[i].lower(), calendar.month_abbr[i].lower())
+    for w in (name, stem(name))
+) | {"sept"}
+
+
+def metric_words(words: frozenset[str]) -> frozenset[str]:
+    """The words of a name that say what is measured, without those that say when ("2024",
+    "q1", "fy25", "march", "ytd"): "2024 claims" and "large losses 2024" are two quantities of
+    one year, not one quantity."""
+    return frozenset(w for w in words if not (_PERIOD_WORD.match(w) or w in _MONTH_WORDS))
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,17 @@ LARGE_AND_ALL = [  # part and whole in two queries, told apart only by their lab
     ref(242, sql="SELECT COUNT(*) AS big_orders FROM o WHERE total > 200", label="large orders"),
     ref(7006, sql="SELECT COUNT(*) AS orders FROM o", label="all orders"),
 ]
+VISITS_AND_NO_SHOWS_2025 = [  # two metrics whose labels share only the year they are for
+    ref(1680, "count", name="visit_count", params={"year": 2025}, label="2025 visits"),
+    ref(
+        84,
+        "count",
+        name="no_show_count",
+        kind="decision",
+        params={"year": 2025},
+        label="no-shows 2025",
+    ),
+]
 MONTHS_TWO_METRICS = ref(
     {
         "columns": ["month_start", "room_revenue", "occupancy_pct"],
@@ -194,6 +205,18 @@ CATEGORIES: dict[str, list[Row]] = {
             "We took 242 large orders. Of all 7,006 orders that is about one in 10.",
             LARGE_AND_ALL,
             [S, S, C],
+        ),
+        (
+            "How many no-shows did we have in 2025?",
+            "We had 84 no-shows in 2025, about 5 out of every 100 visits, or one in 20.",
+            VISITS_AND_NO_SHOWS_2025,
+            [S, S, S],
+        ),
+        (
+            "How many no-shows did we have in 2025?",
+            "We had 84 no-shows in 2025, about one in 12 visits.",
+            VISITS_AND_NO_SHOWS_2025,
+            [S, C],
         ),
         ("", "The frequency was 13.4 claims per 100 policies.", [FREQUENCY], [S]),
         ("", "The frequency was 14.6 claims per 100 policies.", [FREQUENCY], [C]),
