@@ -22,13 +22,11 @@ from typing import Any
 import pytest
 
 from eval_pipeline.core.tracing.spans import case_trace_ids
-from eval_pipeline.demo import warehouse
-from eval_pipeline.demo.bot.runner import start_bot
-from eval_pipeline.runner.evaluate import evaluate
 from eval_pipeline.settings import PROJECT_ROOT
 from eval_pipeline_tests.conftest import require_service
 from eval_pipeline_tests.dagster_helpers import eval_instance
 from eval_pipeline_tests.otlp_receiver import down_url
+from eval_pipeline_tests.seeded_demo import evaluate_seeded_demo
 
 pytestmark = [pytest.mark.slow, pytest.mark.phoenix]
 
@@ -126,18 +124,15 @@ def demo_run(
 ) -> tuple[dict[str, Any], list[dict]]:
     """The demo evaluated with the export pointed at Phoenix: the summary and Phoenix's spans."""
     tmp = tmp_path_factory.mktemp("demo")
-    url = f"sqlite:///{tmp / 'demo.db'}"
-    warehouse.load(url)
-    with start_bot(database_url=url, fault_seed=3, fault_log=None, ttft_s=0.01) as bot:
-        overrides = {
-            "home": str(tmp / "home"),
-            "database_url": url,
-            "chatbot_url": bot.url,
-            "otel_endpoint": phoenix,
-            "otel_service_name": PROJECT,
-        }
-        with eval_instance() as instance:
-            summary = evaluate("demo-traces", overrides=overrides, instance=instance)
+    with eval_instance() as instance:
+        summary, _ = evaluate_seeded_demo(
+            tmp,
+            "demo-traces",
+            instance,
+            ttft_s=0.01,
+            otel_endpoint=phoenix,
+            otel_service_name=PROJECT,
+        )
     exported = summary["trace_export"]
     return summary, phoenix_spans(phoenix, PROJECT, exported["spans"])
 

@@ -16,9 +16,6 @@ from typing import Any
 import pytest
 from dagster import DagsterInstance
 
-from eval_pipeline.demo import warehouse
-from eval_pipeline.demo.bot.runner import start_bot
-from eval_pipeline.runner.evaluate import evaluate
 from eval_pipeline_tests.pipeline.test_ui_cases import (
     LOCATION,
     RUN,
@@ -35,6 +32,7 @@ from eval_pipeline_tests.pipeline.test_ui_staleness import (
     serving_location,
     write_instance_yaml,
 )
+from eval_pipeline_tests.seeded_demo import evaluate_seeded_demo
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -46,17 +44,10 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     home = tmp / "dagster"
     write_instance_yaml(home)
     viewer_url = f"http://127.0.0.1:{free_port()}"
-    url = f"sqlite:///{tmp / 'demo.db'}"
-    warehouse.load(url)
-    with start_bot(database_url=url, fault_seed=3, fault_log=None, ttft_s=0.0) as bot:
-        overrides = {
-            "home": str(tmp / "home"),
-            "database_url": url,
-            "chatbot_url": bot.url,
-            "report_base_url": viewer_url,
-        }
-        with DagsterInstance.from_config(str(home)) as instance:
-            summary = evaluate(RUN, overrides=overrides, instance=instance)
+    with DagsterInstance.from_config(str(home)) as instance:
+        summary, overrides = evaluate_seeded_demo(
+            tmp, RUN, instance, ttft_s=0.0, report_base_url=viewer_url
+        )
     with (
         serving_reports(tmp, overrides["home"], viewer_url),
         serving_location(tmp, home, LOCATION.format(overrides=overrides)) as served,

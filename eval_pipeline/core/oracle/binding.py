@@ -114,15 +114,14 @@ class AnswerContext:
         if not self.codes:
             return []
         found = []
-        for table in self.layout.tables:
-            for row in table.rows:
-                head = row.cells[0] if row.cells else None
-                text = head.text.strip(" *_`") if head is not None else ""
-                if head is not None and text in self.codes:
-                    others = " ".join(c.text for c in row.cells[1:])
-                    if not label_mentions(others, self.forms):
-                        start = head.start + head.text.index(text)
-                        found.append(LabelMention(start, start + len(text), key(text)))
+        for row in (r for table in self.layout.tables for r in table.rows if r.cells):
+            head, *others = row.cells
+            text = head.text.strip(" *_`")
+            if text in self.codes and not label_mentions(
+                " ".join(c.text for c in others), self.forms
+            ):
+                start = head.start + head.text.index(text)
+                found.append(LabelMention(start, start + len(text), key(text)))
         return found
 
     @cached_property

@@ -457,18 +457,24 @@ class Deriver:
                     out.append((fact, latest[1], _adjacent(latest[0], own[0]), True))
         return out
 
+    def _first_anchors(self, facts: Iterable[Fact], start: int, end: int) -> dict[int, int]:
+        """Where each fact stated in the answer between ``start`` and ``end`` is first stated
+        there, by the fact's id."""
+        out = {}
+        for fact in facts:
+            found = [p for p in self.anchors.get(id(fact), ()) if start <= p < end]
+            if found:
+                out[id(fact)] = min(found)
+        return out
+
     def _stated_pair(self, claim: Claim, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
         """For a change written after the two levels it compares, in one table row or clause
         ("| Harbor | $210 | $221 | +5.0% |", "North: 77.4%, up 6.4 points on 71.0%"): those two
         facts, of one metric and one row from two references; the later period is the subject,
         else the pair is unordered. With only one level stated, the same row's value in the
         other reference, when there is exactly one."""
-        start = binding.clause[0]
-        stated = [
-            f
-            for f in self.facts
-            if any(start <= at < claim.span[0] for at in self.anchors.get(id(f), ()))
-        ]
+        at = self._first_anchors(self.facts, binding.clause[0], claim.span[0])
+        stated = [f for f in self.facts if id(f) in at]
         if len(stated) == 1:
             stated += [
                 other
@@ -495,11 +501,7 @@ class Deriver:
         mentions = self.ctx.labels_in(start, claim.span[0])
         if mentions:
             start = mentions[-1].start
-        at = {
-            id(f): min(p for p in self.anchors[id(f)] if start <= p < claim.span[0])
-            for f in self.facts
-            if any(start <= p < claim.span[0] for p in self.anchors.get(id(f), ()))
-        }
+        at = self._first_anchors(self.facts, start, claim.span[0])
         if len(at) != 2:
             return []
         a, b = sorted((f for f in self.facts if id(f) in at), key=lambda f: at[id(f)])
@@ -663,11 +665,7 @@ class Deriver:
         for members in self.series.values():
             if not (comparable(unit, members[0]) and _amount(members[0])):
                 continue
-            at = {
-                id(f): min(p for p in self.anchors.get(id(f), ()) if p < claim.span[0])
-                for f in members
-                if any(p < claim.span[0] for p in self.anchors.get(id(f), ()))
-            }
+            at = self._first_anchors(members, 0, claim.span[0])
             stated = sorted((f for f in members if id(f) in at), key=lambda f: at[id(f)])
             for i, j in itertools.combinations(range(len(stated[:_MAX_RUN]) + 1), 2):
                 if j - i >= 2:

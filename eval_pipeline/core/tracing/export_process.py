@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 from collections import deque
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from eval_pipeline.core.tracing.config import TraceSettings
 from eval_pipeline.core.tracing.recorder import Flushed, SpanRecord, time_left
@@ -125,8 +125,7 @@ class ExportProcess:
         if reply is None:
             self._gone = self._gone or self._ended()
             return Flushed({}, self._gone)
-        flushed: Flushed = reply
-        return flushed
+        return cast(Flushed, reply)
 
     def flush(self, deadline: float) -> Flushed:
         if self._gone:
@@ -134,7 +133,7 @@ class ExportProcess:
         return self._ask("flush", deadline)
 
     def close(self, deadline: float) -> Flushed:
-        flushed = self.flush(deadline) if self._gone else self._ask("close", deadline)
+        flushed = Flushed({}, self._gone) if self._gone else self._ask("close", deadline)
         with self._write_lock:
             self._closed = True
             self._wake.set()

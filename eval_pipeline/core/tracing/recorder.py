@@ -53,7 +53,7 @@ class SpanRecord(NamedTuple):
 
 class Flushed(NamedTuple):
     """What an exporter sent since its last flush: spans the endpoint accepted per trace id, and
-    why some were not (the last failed export, or why it stopped), empty when none failed."""
+    why any other span was not (the last failed export, or why it stopped)."""
 
     exported: dict[int, int]
     reason: str
@@ -106,30 +106,30 @@ class _Counts:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._traces: dict[int, list[Any]] = {}  # trace id → [run key, case id, ended, exported]
+        self._traces: dict[int, list[Any]] = {}  # trace id → [run key, case id, spans ended]
 
     def ended(self, trace_id: int, run_key: str, case_id: str) -> None:
         with self._lock:
             entry = self._traces.get(trace_id)
             if entry is None:
-                self._traces[trace_id] = [run_key, case_id, 1, 0]
+                self._traces[trace_id] = [run_key, case_id, 1]
             else:
                 entry[2] += 1
 
-    def take(self, flushed: Flushed, fallback: str) -> dict[str, ExportCounts]:
-        """The counts since the last take, per run key; the flush's reason (else ``fallback``)
-        where some span was not accepted."""
+    def take(self, accepted: Mapping[int, int], reason: str) -> dict[str, ExportCounts]:
+        """The counts since the last take, per run key, given the spans the endpoint ``accepted``
+        per trace; ``reason`` where some span was not."""
         with self._lock:
             traces, self._traces = self._traces, {}
         out: dict[str, ExportCounts] = {}
-        for trace_id, (run_key, case_id, ended, _) in traces.items():
-            exported = min(ended, flushed.exported.get(trace_id, 0))
+        for trace_id, (run_key, case_id, ended) in traces.items():
+            exported = min(ended, accepted.get(trace_id, 0))
             lost = exported < ended
             counts = ExportCounts(
                 spans=ended,
                 exported=exported,
                 failed_cases=frozenset([case_id]) if lost else frozenset(),
-                reason=(flushed.reason or fallback) if lost else "",
+                reason=reason if lost else "",
             )
             out[run_key] = out.get(run_key, ExportCounts()) + counts
         return out
@@ -282,8 +282,7 @@ class RecordingTracer(Tracer):
         self.hand(record, run_key, case_id)
 
     def _take(self, flushed: Flushed) -> dict[str, ExportCounts]:
-        reason = self.redact(flushed.reason)
-        return self._counts.take(Flushed(flushed.exported, reason), "not sent")
+        return self._counts.take(flushed.exported, self.redact(flushed.reason) or "not sent")
 
     @_guarded({})
     def flush(self) -> dict[str, ExportCounts]:
