@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eval_pipeline.configuration import build_adapter as build_adapter  # its one home is there
 from eval_pipeline.configuration import configuration_problems, open_results_store
@@ -45,6 +45,9 @@ from eval_pipeline.core.warehouse.bkg_runtime import BKGRuntime
 from eval_pipeline.core.warehouse.db import Database
 from eval_pipeline.settings import Settings
 from eval_pipeline.versions import STAGE_VERSIONS
+
+if TYPE_CHECKING:
+    from eval_pipeline.core.embeddings.encoder import SentenceEmbedder
 
 
 def build_tracer(
@@ -256,8 +259,15 @@ class Environment:
         version = judge_version(judge.method, prompt_versions())
         return demotions(self.settings.results_store_url, version, self.settings.calibration_bar)
 
-    def stage_fingerprints(self) -> StageFingerprints:
-        """Fresh per step: the tables' data versions are read when the step first needs them."""
+    def table_fingerprints(self) -> dict[str, str]:
+        """The data version of every BKG table, as it is now."""
+        return table_fingerprints(self.db, self.bkg)
+
+    def stage_fingerprints(
+        self, tables: Callable[[], dict[str, str]] | None = None
+    ) -> StageFingerprints:
+        """Fresh per step: the tables' data versions (``tables``, by default this environment's
+        warehouse) are read when the step first needs them."""
         s = self.settings
         return StageFingerprints(
             versions=STAGE_VERSIONS,
@@ -269,7 +279,7 @@ class Environment:
                 **dataclasses.asdict(s.tolerance_rule),
                 **({"locale": self.bkg.locale} if self.bkg.locale != "en" else {}),
             },
-            table_fingerprints=lambda: table_fingerprints(self.db, self.bkg),
+            table_fingerprints=tables or self.table_fingerprints,
         )
 
     def scoring_config(self) -> dict[str, Any]:
@@ -286,10 +296,13 @@ class Environment:
         payload: ChatPayload,
         oracle: OracleResult,
         *,
+        live_catalog: dict[str, list[str]] | None,
         use_cache: bool,
         trace: CaseTrace = NO_TRACE,
+        embedder: SentenceEmbedder | None = None,
     ) -> dict[str, DimensionResult]:
-        """Every dimension of one answer, with this evaluation's BKG, SLA, catalog and judge."""
+        """Every dimension of one answer, with this evaluation's BKG, SLA, rubric and judge, and the
+        warehouse's ``live_catalog``."""
         from eval_pipeline.core.steps import score  # the encoder's stack, only when scoring
 
         return score(
@@ -298,11 +311,12 @@ class Environment:
             oracle,
             bkg=self.bkg,
             sla=self.settings.latency_sla,
-            live_catalog=self.live_catalog,
+            live_catalog=live_catalog,
             judge=self.judge,
             use_cache=use_cache,
             rubric=self.rubrics.for_case(case),
             trace=trace,
+            embedder=embedder,
         )
 
     @property

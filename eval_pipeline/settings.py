@@ -8,7 +8,8 @@ message naming the variable, before any chatbot call is made.
 from __future__ import annotations
 
 import json
-from functools import cached_property
+import os
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
@@ -534,7 +535,40 @@ class Settings(BaseSettings):
 
 
 def load_settings(**overrides: object) -> Settings:
-    """Build settings, turning a validation failure into an InputError that names each variable."""
+    """Build settings, turning a validation failure into an InputError that names each variable.
+
+    Parsed once per process for the same overrides, ``EVAL_*`` variables and ``.env`` content:
+    the code location's resources, the runner and the CLI each ask for them, often per run.
+    """
+    try:
+        key = frozenset(overrides.items())
+    except TypeError:  # an unhashable override (a mapping): parse it each time
+        return _parse(overrides)
+    return _parsed(key, _eval_variables(), _dotenv_content())
+
+
+def _eval_variables() -> frozenset[tuple[str, str]]:
+    return frozenset((k, v) for k, v in os.environ.items() if k.upper().startswith("EVAL_"))
+
+
+def _dotenv_content() -> bytes | None:
+    try:
+        return Path(".env").resolve().read_bytes()
+    except OSError:
+        return None
+
+
+@lru_cache(maxsize=16)
+def _parsed(
+    overrides: frozenset[tuple[str, object]],
+    variables: frozenset[tuple[str, str]],
+    dotenv: bytes | None,
+) -> Settings:
+    """``variables`` and ``dotenv`` are only the cache key: Settings reads both itself."""
+    return _parse(dict(overrides))
+
+
+def _parse(overrides: dict[str, object]) -> Settings:
     try:
         return Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:

@@ -28,7 +28,7 @@ from eval_pipeline.core.dimensions.routing import answered_dimension, routing_di
 from eval_pipeline.core.dimensions.rubric_judge import rubric_dimensions
 from eval_pipeline.core.dimensions.safety import find_pii, safety_dimension
 from eval_pipeline.core.dimensions.sql_check import sql_dimension
-from eval_pipeline.core.embeddings.encoder import default_embedder
+from eval_pipeline.core.embeddings.encoder import SentenceEmbedder, default_embedder
 from eval_pipeline.core.llm.client import JudgeClient, JudgeError
 from eval_pipeline.core.models import (
     BKG,
@@ -220,11 +220,13 @@ def score(
     use_cache: bool = True,
     rubric: Rubric | None = None,
     trace: CaseTrace = NO_TRACE,
+    embedder: SentenceEmbedder | None = None,
 ) -> dict[str, DimensionResult]:
-    """Every dimension of one case; without an LLM judge, on_topic and bkg use embeddings and
-    content_quality is skipped. ``use_cache=False`` asks the judge afresh (repeated sampling).
-    With a ``rubric``, its ``rubric.<name>`` dimensions follow the built-in ones. In the case's
-    trace, the scores are the attributes of the step's span, each judge call a span under it."""
+    """Every dimension of one case; without an LLM judge, on_topic and bkg use ``embedder`` (the
+    process's by default) and content_quality is skipped. ``use_cache=False`` asks the judge
+    afresh (repeated sampling). With a ``rubric``, its ``rubric.<name>`` dimensions follow the
+    built-in ones. In the case's trace, the scores are the attributes of the step's span, each
+    judge call a span under it."""
     with trace.span("scoring", "EVALUATOR") as span:
         dims = {
             "oracle": _oracle_dimension(case, oracle),
@@ -233,7 +235,7 @@ def score(
             "latency": latency_dimension(payload, sla),
             "routing": routing_dimension(case, payload),
             "answered": answered_dimension(payload),
-            **_judged_dimensions(case, payload, oracle, bkg, judge, use_cache),
+            **_judged_dimensions(case, payload, oracle, bkg, judge, use_cache, embedder),
         }
         if rubric is not None:
             dims.update(
@@ -278,6 +280,7 @@ def _judged_dimensions(
     bkg: BKG,
     judge: JudgeClient | None,
     use_cache: bool,
+    embedder: SentenceEmbedder | None,
 ) -> dict[str, DimensionResult]:
     """content_quality, on_topic and bkg: by the LLM judges, else by embeddings (or skipped)."""
     if payload.status == "error":
@@ -291,8 +294,8 @@ def _judged_dimensions(
     if judge is None:
         return {
             "content_quality": _skipped("content_quality", "no LLM judge configured"),
-            "on_topic": on_topic_dimension(case.question, payload.answer),
-            "bkg": bkg_dimension(case.question, payload.answer, sql, bkg),
+            "on_topic": on_topic_dimension(case.question, payload.answer, embedder=embedder),
+            "bkg": bkg_dimension(case.question, payload.answer, sql, bkg, embedder=embedder),
         }
     return {
         "content_quality": content_quality_dimension(
@@ -321,24 +324,26 @@ def _judged_dimensions(
     }
 
 
-def prefetch_embeddings(payload: ChatPayload) -> ChatPayload:
+def prefetch_embeddings(
+    payload: ChatPayload, embedder: SentenceEmbedder | None = None
+) -> ChatPayload:
     """Queue the texts the judged dimensions will encode while other answers still stream in."""
     if payload.status == "ok":
-        default_embedder().prefetch([payload.question, payload.answer])
+        (embedder or default_embedder()).prefetch([payload.question, payload.answer])
     return payload
 
 
-def prefetch_schema(bkg: BKG) -> None:
+def prefetch_schema(bkg: BKG, embedder: SentenceEmbedder | None = None) -> None:
     """Start loading the model and queue the BKG's table documents before the first answer."""
-    default_embedder().prefetch(table_documents(bkg))
+    (embedder or default_embedder()).prefetch(table_documents(bkg))
 
 
-def warm_embeddings(texts: Sequence[str]) -> None:
+def warm_embeddings(texts: Sequence[str], embedder: SentenceEmbedder | None = None) -> None:
     """Encode a whole batch at once; per-case scoring then hits the embedding cache.
 
     Texts already queued by ``prefetch_embeddings`` are waited for rather than encoded twice.
     """
-    embedder = default_embedder()
+    embedder = embedder or default_embedder()
     wanted = [t for t in texts if t]
     embedder.wait_for(wanted)
     embedder.encode(wanted)

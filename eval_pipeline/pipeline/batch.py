@@ -24,7 +24,7 @@ from dagster import (
 
 from eval_pipeline.core.hashing import content_hash
 from eval_pipeline.core.lineage.reuse import reuse_or_compute
-from eval_pipeline.core.llm.client import CostLedger, JudgeClient
+from eval_pipeline.core.llm.client import CostLedger
 from eval_pipeline.core.models import GoldenCase
 from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.pipeline.io_manager import (
@@ -36,7 +36,7 @@ from eval_pipeline.pipeline.io_manager import (
     as_record,
 )
 from eval_pipeline.pipeline.partitions import split_key
-from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.resources import EvalSettings, Results
 
 warnings.filterwarnings("ignore", message="Parameter `backfill_policy`", category=BetaWarning)
 
@@ -110,15 +110,21 @@ def versioned(batch: Batch) -> Output[Batch]:
 class Reusing:
     """Reuse-or-compute bookkeeping for one per-case asset step."""
 
-    def __init__(self, context: AssetExecutionContext, environment: EvalEnvironment) -> None:
+    def __init__(
+        self,
+        context: AssetExecutionContext,
+        settings: EvalSettings,
+        results_store: Results,
+    ) -> None:
         self.context = context
-        self.env = environment.env
+        self.env = settings.env
+        self.store = results_store.store
         self.asset = context.assets_def.key.path[-1]
         self.keys = keys_of(context)
         self.previous: dict[Key, tuple[str, dict[str, Any]]] = {}
         for run_key in {r for r, _ in self.keys}:
             cases = [c for r, c in self.keys if r == run_key]
-            for case_id, row in self.env.store.latest_rows(self.asset, run_key, cases).items():
+            for case_id, row in self.store.latest_rows(self.asset, run_key, cases).items():
                 self.previous[(run_key, case_id)] = (row.input_fingerprint, row.payload)
 
     def run(
@@ -136,15 +142,7 @@ class Reusing:
         return FingerprintedBatch(values, fingerprints=fingerprints, reused=reused)
 
     def record_calls(self, **calls: int) -> None:
-        self.env.store.record_calls(self.context.run_id, self.asset, calls)
-
-
-def judge_requests(judge: JudgeClient | None) -> int:
-    """Requests really sent to the LLM so far (cache hits excluded), to count a step's calls."""
-    if judge is None:
-        return 0
-    spent = judge.ledger.total()
-    return spent.calls - spent.cached_calls
+        self.store.record_calls(self.context.run_id, self.asset, calls)
 
 
 def case_cost(ledger: CostLedger, case_id: str) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from dagster import (
 
 from eval_pipeline.core.adapters.base import ChatbotAdapter
 from eval_pipeline.core.aggregate import judge_record
+from eval_pipeline.core.embeddings.encoder import SentenceEmbedder
 from eval_pipeline.core.lineage.staleness import case_tables, mark_stale, stale_tables
 from eval_pipeline.core.models import (
     CaseScores,
@@ -54,7 +55,6 @@ from eval_pipeline.pipeline.batch import (
     case_cost,
     golden_case,
     golden_json,
-    judge_requests,
     log_metrics,
     log_table,
     p95,
@@ -72,7 +72,12 @@ from eval_pipeline.pipeline.case_metadata import (
 from eval_pipeline.pipeline.io_manager import Batch, Key, Records
 from eval_pipeline.pipeline.partition_events import add_partition_metadata, check_evaluations
 from eval_pipeline.pipeline.partitions import BY_CASE, CASES, RUN_CASE
-from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.resources import (
+    EvalSettings,
+    JudgeLLM,
+    Results,
+    Warehouse,
+)
 from eval_pipeline.versions import STAGE_VERSIONS
 
 SCORING_CHUNK = 1000  # cases whose texts are encoded together: well within the embedding cache
@@ -140,30 +145,31 @@ def per_case_asset(stage: str, upstream: Sequence[str] = (), **kwargs: Any) -> A
     group_name=GROUP,
     io_manager_key=IO,
 )
-def golden_cases(context: AssetExecutionContext, environment: EvalEnvironment) -> Output[Batch]:
+def golden_cases(context: AssetExecutionContext, settings: EvalSettings) -> Output[Batch]:
     """The validated golden cases, one partition per case id, so editing one case stales only it;
     a ``conv.`` key is the logged conversation of that id, read from the conversation source.
 
     Content-versioned: without a data version a root asset's version is its code version alone,
     and an edited case would stale nothing downstream.
     """
-    cases = environment.env.cases_for(context.partition_keys)
+    cases = settings.env.cases_for(context.partition_keys)
     out: dict[str, GoldenCase | RemovedCase] = {
         case_id: cases.get(case_id) or RemovedCase(id=case_id) for case_id in context.partition_keys
     }
     kept = [c for c in out.values() if isinstance(c, GoldenCase)]
     log_metrics(context, {"cases": len(out), "removed": len(out) - len(kept)})
     tags = Counter(t for c in kept for t in c.tags)
-    log_table(
-        context, environment.env.redactor, "cases per tag", ["tag", "cases"], tags.most_common()
-    )
+    log_table(context, settings.env.redactor, "cases per tag", ["tag", "cases"], tags.most_common())
     return versioned(out)
 
 
 @per_case_asset("chatbot_responses")
 def chatbot_responses(
     context: AssetExecutionContext,
-    environment: EvalEnvironment,
+    settings: EvalSettings,
+    results_store: ResourceParam[Results],
+    warehouse: ResourceParam[Warehouse],
+    embedder: ResourceParam[SentenceEmbedder],
     chatbot: ResourceParam[ChatbotAdapter],
     tracer: ResourceParam[Tracer],
     golden_cases: Records,
@@ -174,9 +180,9 @@ def chatbot_responses(
     ``refresh`` is set. Each answer records the data versions of the tables its case depends on,
     as read before it was asked (by the step, or by the chatbot if it asked earlier).
     """
-    step = Reusing(context, environment)
+    step = Reusing(context, settings, results_store)
     env = step.env
-    stage = env.stage_fingerprints()
+    stage = env.stage_fingerprints(warehouse.table_fingerprints)
     fingerprints = {key: stage.chatbot(golden_json(golden_cases, key)) for key in step.keys}
     asked = 0
 
@@ -184,11 +190,12 @@ def chatbot_responses(
         nonlocal asked
         current = stage.tables
         cases = {k: c for k in keys if (c := golden_case(golden_cases, k)) is not None}
-        prefetch_schema(env.bkg)
+        prefetch_schema(env.bkg, embedder)
 
         def answer(key: Key) -> ChatPayload:
             case = cases[key]
-            payload = prefetch_embeddings(ask(chatbot, case, CaseTrace(tracer, *key)))
+            payload = ask(chatbot, case, CaseTrace(tracer, *key))
+            prefetch_embeddings(payload, embedder)
             versions = payload.data_fingerprints or current
             tables = case_tables(case, env.bkg, payload.sql_statements)
             payload.data_fingerprints = {t: versions[t] for t in tables if t in versions}
@@ -239,14 +246,16 @@ def chatbot_responses(
 @per_case_asset("extracted_claims", ["chatbot_responses"])
 def extracted_claims(
     context: AssetExecutionContext,
-    environment: EvalEnvironment,
+    settings: EvalSettings,
+    results_store: ResourceParam[Results],
+    judge_llm: ResourceParam[JudgeLLM],
     tracer: ResourceParam[Tracer],
     golden_cases: Records,
     chatbot_responses: Records,
 ) -> Output[Batch]:
     """Pass 1 of the oracle: every claim of every answer, numbered into a contract."""
-    step = Reusing(context, environment)
-    judge = step.env.judge
+    step = Reusing(context, settings, results_store)
+    judge = judge_llm.client
     stage = step.env.stage_fingerprints()
     fingerprints = {
         key: stage.claims(golden_json(golden_cases, key), chatbot_responses.hashes[key])
@@ -263,9 +272,9 @@ def extracted_claims(
     def compute(keys: Sequence[Key]) -> dict[Key, ClaimContract]:
         return map_concurrently(extract_one, {k: k for k in keys}, step.env.settings.concurrency)
 
-    before = judge_requests(judge)
+    before = judge_llm.requests()
     batch = step.run(fingerprints, compute)
-    step.record_calls(judge=judge_requests(judge) - before)
+    step.record_calls(judge=judge_llm.requests() - before)
     add_partition_metadata(
         context, per_partition(context, step, lambda key, link: claims_metadata(batch[key], link))
     )
@@ -291,7 +300,10 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
     )
     def oracle_verdicts(
         context: AssetExecutionContext,
-        environment: EvalEnvironment,
+        settings: EvalSettings,
+        results_store: ResourceParam[Results],
+        warehouse: ResourceParam[Warehouse],
+        judge_llm: ResourceParam[JudgeLLM],
         tracer: ResourceParam[Tracer],
         golden_cases: Records,
         chatbot_responses: Records,
@@ -302,9 +314,9 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
         Reused when the answer, the claims, the reference functions and the live data version of
         every table the case reads are unchanged; stale when those tables changed since the answer.
         """
-        step = Reusing(context, environment)
+        step = Reusing(context, settings, results_store)
         env = step.env
-        stage = env.stage_fingerprints()
+        stage = env.stage_fingerprints(warehouse.table_fingerprints)
         current = stage.tables
         fingerprints = {
             key: stage.oracle(
@@ -324,9 +336,9 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
                 case,
                 payload,
                 extracted_claims[key],
-                env.runtime,
-                env.db,
-                env.judge,
+                warehouse.runtime,
+                warehouse.db,
+                judge_llm.client,
                 env.settings.tolerance_rule,
                 CaseTrace(tracer, *key),
                 env.bkg.locale,
@@ -339,11 +351,11 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
         def compute(keys: Sequence[Key]) -> dict[Key, OracleResult]:
             return map_concurrently(verify_one, {k: k for k in keys}, env.settings.concurrency)
 
-        before = judge_requests(env.judge)
-        referenced = env.runtime.calls_made
+        before = judge_llm.requests()
+        referenced = warehouse.runtime.calls_made
         batch = step.run(fingerprints, compute)
-        referenced = env.runtime.calls_made - referenced
-        step.record_calls(reference=referenced, judge=judge_requests(env.judge) - before)
+        referenced = warehouse.runtime.calls_made - referenced
+        step.record_calls(reference=referenced, judge=judge_llm.requests() - before)
         add_partition_metadata(
             context,
             per_partition(
@@ -380,7 +392,11 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
 @per_case_asset("judge_scores", ["chatbot_responses", "oracle_verdicts"])
 def judge_scores(
     context: AssetExecutionContext,
-    environment: EvalEnvironment,
+    settings: EvalSettings,
+    results_store: ResourceParam[Results],
+    warehouse: ResourceParam[Warehouse],
+    judge_llm: ResourceParam[JudgeLLM],
+    embedder: ResourceParam[SentenceEmbedder],
     tracer: ResourceParam[Tracer],
     golden_cases: Records,
     chatbot_responses: Records,
@@ -391,9 +407,9 @@ def judge_scores(
     Each case's outcome under the run's gates is also its ``case_passed`` check, reported with
     the partition metadata (``EVAL_PARTITION_METADATA``).
     """
-    step = Reusing(context, environment)
+    step = Reusing(context, settings, results_store)
     env = step.env
-    judge = env.judge
+    judge = judge_llm.client
     stage = env.stage_fingerprints()
     fingerprints = {
         key: stage.scores(
@@ -412,7 +428,7 @@ def judge_scores(
 
     def score_chunk(keys: Sequence[Key]) -> dict[Key, CaseScores]:
         payloads: dict[Key, ChatPayload] = {k: chatbot_responses[k] for k in keys}
-        warm_embeddings([t for p in payloads.values() for t in (p.question, p.answer)])
+        warm_embeddings([t for p in payloads.values() for t in (p.question, p.answer)], embedder)
         out: dict[Key, CaseScores] = {}
         for key, payload in payloads.items():
             case = golden_case(golden_cases, key)
@@ -426,8 +442,10 @@ def judge_scores(
                     case,
                     payload,
                     verdicts,
+                    live_catalog=warehouse.live_catalog,
                     use_cache=env.settings.judge_use_cache,
                     trace=CaseTrace(tracer, *key),
+                    embedder=embedder,
                 ),
                 has_expected_answer=case.has_expected_answer,
                 has_reference=bool(case.reference),
@@ -438,9 +456,9 @@ def judge_scores(
             )
         return out
 
-    before = judge_requests(judge)
+    before = judge_llm.requests()
     batch = step.run(fingerprints, compute)
-    step.record_calls(judge=judge_requests(judge) - before)
+    step.record_calls(judge=judge_llm.requests() - before)
     outcomes = {key: judge_record(record, env.policy) for key, record in batch.items()}
     found = {key: first_contradiction(oracle_verdicts[key]) for key in outcomes}
     add_partition_metadata(

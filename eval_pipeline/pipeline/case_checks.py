@@ -21,13 +21,15 @@ from dagster import (
     AssetSelection,
     Output,
     PreviewWarning,
+    ResourceParam,
     asset_check,
 )
 
 from eval_pipeline.core.aggregate import judge_record
-from eval_pipeline.core.lineage.staleness import stale_tables, table_fingerprints
+from eval_pipeline.core.lineage.staleness import stale_tables
 from eval_pipeline.core.models import CaseScores, ChatPayload, OracleResult
 from eval_pipeline.core.report.viewer import report_url
+from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.environment import Environment
 from eval_pipeline.pipeline.case_metadata import (
     CheckResult,
@@ -39,7 +41,11 @@ from eval_pipeline.pipeline.case_metadata import (
 from eval_pipeline.pipeline.io_manager import Key
 from eval_pipeline.pipeline.partition_events import check_evaluations, stored_check_evaluations
 from eval_pipeline.pipeline.partitions import RUN_CASE, run_case_key, split_key
-from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.resources import (
+    EvalSettings,
+    Results,
+    Warehouse,
+)
 
 warnings.filterwarnings("ignore", message="Specifying a partitions_def", category=PreviewWarning)
 
@@ -100,18 +106,21 @@ def cases_by_run(partition_keys: Sequence[str]) -> dict[str, list[str]]:
     description=CASE_CHECK_DESCRIPTION,
 )
 def case_passed(
-    context: AssetCheckExecutionContext, environment: EvalEnvironment
+    context: AssetCheckExecutionContext,
+    settings: EvalSettings,
+    results_store: ResourceParam[Results],
 ) -> Iterator[Output[None] | AssetCheckEvaluation]:
     """Run only when someone materializes judge_scores with its checks from the UI: the stored
     scores of the run's partitions, judged again."""
     op = context.op_execution_context
-    env = environment.env
+    env = settings.env
+    store = results_store.store
     scores: dict[Key, CaseScores] = {}
     verdicts: dict[Key, OracleResult] = {}
     for run_key, cases in cases_by_run(op.partition_keys).items():
-        for case_id, record in env.store.latest("judge_scores", run_key, cases).items():
+        for case_id, record in store.latest("judge_scores", run_key, cases).items():
             scores[(run_key, case_id)] = CaseScores.model_validate(record)
-        for case_id, record in env.store.latest("oracle_verdicts", run_key, cases).items():
+        for case_id, record in store.latest("oracle_verdicts", run_key, cases).items():
             verdicts[(run_key, case_id)] = OracleResult.model_validate(record)
     partitions = {p: split_key(p) for p in op.partition_keys}
     results = case_results(env, partitions, scores, verdicts)
@@ -120,14 +129,18 @@ def case_passed(
 
 
 def currency_results(
-    env: Environment, run_key: str, cases: Sequence[str], current: Mapping[str, str]
+    env: Environment,
+    store: ResultsStore,
+    run_key: str,
+    cases: Sequence[str],
+    current: Mapping[str, str],
 ) -> dict[str, CheckResult]:
     """Each verified case's ``verdicts_current`` result: the tables whose fingerprint when the
     chatbot answered differs from ``current``, or that had changed by its verification."""
     base = env.settings.report_links_base
-    answers = env.store.latest("chatbot_responses", run_key, list(cases))
+    answers = store.latest("chatbot_responses", run_key, list(cases))
     results = {}
-    for case_id, record in env.store.latest("oracle_verdicts", run_key, list(cases)).items():
+    for case_id, record in store.latest("oracle_verdicts", run_key, list(cases)).items():
         changed = set(OracleResult.model_validate(record).stale_tables)
         if case_id in answers:
             changed |= set(stale_tables(ChatPayload.model_validate(answers[case_id]), current))
@@ -149,16 +162,18 @@ def currency_results(
     description=CURRENCY_CHECK_DESCRIPTION,
 )
 def verdicts_current(
-    context: AssetCheckExecutionContext, environment: EvalEnvironment
+    context: AssetCheckExecutionContext,
+    settings: EvalSettings,
+    warehouse: ResourceParam[Warehouse],
+    results_store: ResourceParam[Results],
 ) -> Iterator[Output[None] | AssetCheckEvaluation]:
     """Run only when someone executes the check from the UI: every selected case's answer
     fingerprints against the warehouse as it is now."""
     op = context.op_execution_context
-    env = environment.env
-    current = table_fingerprints(env.db, env.bkg)
+    current = warehouse.table_fingerprints()
     results: dict[str, CheckResult] = {}
     for run_key, cases in cases_by_run(op.partition_keys).items():
-        results.update(currency_results(env, run_key, cases, current))
+        results.update(currency_results(settings.env, results_store.store, run_key, cases, current))
     yield from stored_check_evaluations(
         op.instance, CURRENCY_CHECK.asset_key, CURRENCY_CHECK.name, results
     )

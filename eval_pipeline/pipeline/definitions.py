@@ -18,8 +18,8 @@ from eval_pipeline.pipeline.case_assets import (
 )
 from eval_pipeline.pipeline.case_checks import case_passed, verdicts_current
 from eval_pipeline.pipeline.executors import build_executor
-from eval_pipeline.pipeline.io_manager import ResultsIOManager
-from eval_pipeline.pipeline.resources import EvalEnvironment, chatbot_resource, tracer_resource
+from eval_pipeline.pipeline.io_manager import results_io_manager
+from eval_pipeline.pipeline.resources import EvalSettings, narrow_resources
 from eval_pipeline.pipeline.run_assets import build_eval_run, eval_report
 from eval_pipeline.pipeline.sensors import (
     cases_job,
@@ -33,7 +33,7 @@ from eval_pipeline.pipeline.sensors import (
     warehouse_refresh,
 )
 from eval_pipeline.pipeline.tags import enable_event_batching
-from eval_pipeline.settings import Settings, load_settings
+from eval_pipeline.settings import Settings
 
 
 def bkg_table_names(settings: Settings) -> list[str]:
@@ -53,8 +53,8 @@ def build_definitions(
     """Every job runs its steps with ``executor``, by default the one ``EVAL_EXECUTOR`` names,
     asks ``chatbot``, by default the one ``EVAL_CHATBOT_*`` describe, and traces to ``tracer``,
     by default one per run as ``EVAL_OTEL_*`` describe."""
-    environment = EvalEnvironment(overrides=overrides or {})
-    settings = load_settings(**(overrides or {}))
+    eval_settings = EvalSettings.from_environment(overrides)
+    settings = eval_settings.settings
     tables = bkg_table_names(settings)
     return Definitions(
         assets=[
@@ -78,10 +78,10 @@ def build_definitions(
             evaluate_logged_conversations,
         ],
         resources={
-            "environment": environment,
-            "chatbot": chatbot or chatbot_resource.configured({"overrides": overrides or {}}),
-            "tracer": tracer or tracer_resource.configured({"overrides": overrides or {}}),
-            "results_io_manager": ResultsIOManager(environment=environment),
+            **narrow_resources(eval_settings),
+            **({"chatbot": chatbot} if chatbot is not None else {}),
+            **({"tracer": tracer} if tracer is not None else {}),
+            "results_io_manager": results_io_manager,
         },
         executor=executor or build_executor(settings.executor),
     )

@@ -10,7 +10,14 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from dagster import ConfigurableIOManager, InputContext, MultiPartitionKey, OutputContext
+from dagster import (
+    InitResourceContext,
+    InputContext,
+    IOManager,
+    MultiPartitionKey,
+    OutputContext,
+    io_manager,
+)
 from pydantic import BaseModel
 
 from eval_pipeline.core.hashing import content_hash
@@ -23,7 +30,7 @@ from eval_pipeline.core.models import (
 )
 from eval_pipeline.core.results_store import RUN_WIDE, ResultsStore, StoredRecord
 from eval_pipeline.pipeline.partitions import CASES, RUNS, split_key
-from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.resources import Results
 
 Key = tuple[str, str]  # (run_key, case_id) of a run × case partition
 Batch = dict[Any, Any]  # partition → record: a model, or a plain dict for the run assets
@@ -109,8 +116,9 @@ def partition_of(partitions_def: Any, key: str | MultiPartitionKey) -> tuple[Any
     return pair, pair
 
 
-class ResultsIOManager(ConfigurableIOManager):
-    environment: EvalEnvironment
+class ResultsIOManager(IOManager):
+    def __init__(self, store: ResultsStore) -> None:
+        self.store = store
 
     def handle_output(self, context: OutputContext, obj: Batch) -> None:
         asset = context.asset_key.path[-1]
@@ -135,7 +143,7 @@ class ResultsIOManager(ConfigurableIOManager):
             )
 
         records = (stored(key, row) for key, row in parts)
-        written = self.environment.env.store.append(asset, records, context.run_id)
+        written = self.store.append(asset, records, context.run_id)
         if len(parts) == 1:  # on a batch it would be copied onto every partition's event
             context.add_output_metadata({"records_written": written})
 
@@ -145,7 +153,7 @@ class ResultsIOManager(ConfigurableIOManager):
         for partition in context.asset_partition_keys:
             key, (run_key, case_id) = partition_of(context.asset_partitions_def, partition)
             rows[run_key][case_id] = key
-        store = self.environment.env.store
+        store = self.store
         if (context.definition_metadata or {}).get("read") == IN_CHUNKS["read"]:
             return StoredRecords(store, asset, {r: list(cases) for r, cases in rows.items()})
         records: Batch = {}
@@ -155,3 +163,10 @@ class ResultsIOManager(ConfigurableIOManager):
                 records[keys[case_id]] = as_record(asset, row.payload)
                 hashes[keys[case_id]] = row.content_hash
         return Records(records, hashes)
+
+
+@io_manager(required_resource_keys={"results_store"})
+def results_io_manager(context: InitResourceContext) -> ResultsIOManager:
+    """Every asset's records, in the results store the assets use."""
+    results: Results = context.resources.results_store
+    return ResultsIOManager(results.store)

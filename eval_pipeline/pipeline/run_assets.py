@@ -37,7 +37,7 @@ from eval_pipeline.pipeline.batch import (
 from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
 from eval_pipeline.pipeline.io_manager import IN_CHUNKS, Batch, StoredRecords
 from eval_pipeline.pipeline.partitions import BY_RUN, RUNS
-from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.resources import EvalSettings, Results
 from eval_pipeline.pipeline.traces import export_summary, trace_outcomes
 from eval_pipeline.versions import STAGE_VERSIONS
 
@@ -109,12 +109,14 @@ def build_eval_run(blocking: bool) -> Any:
     )
     def eval_run(
         context: AssetExecutionContext,
-        environment: EvalEnvironment,
+        settings: EvalSettings,
+        results_store: ResourceParam[Results],
         tracer: ResourceParam[Tracer],
         judge_scores: StoredRecords,
     ) -> Iterator[Output[Batch] | AssetCheckResult]:
         """Weighted overall score and soft gates per case; coverage and pass rate for the run."""
-        env = environment.env
+        env = settings.env
+        store = results_store.store
         run_key = context.partition_key
         outcomes = []
         costs = []
@@ -123,13 +125,15 @@ def build_eval_run(blocking: bool) -> Any:
             outcomes.append(for_summary(judge_record(record, env.policy)))
         run_dir = env.settings.reports_dir / run_key
         summary = summarize_run(run_key, outcomes, report_path=str(run_dir / "report.html"))
-        calls, reused, run_ids = provenance(env.store, run_key, [o.case_id for o in outcomes])
-        trace_outcomes(env, tracer, run_key, outcomes, reused)
-        summary["trace_export"] = export_summary(env, tracer, run_key, context.run_id, run_ids)
+        calls, reused, run_ids = provenance(store, run_key, [o.case_id for o in outcomes])
+        trace_outcomes(store, tracer, run_key, outcomes, reused)
+        summary["trace_export"] = export_summary(
+            store, env.settings.traces, tracer, run_key, context.run_id, run_ids
+        )
         summary["calls"] = calls
         summary["chatbot_unreachable"] = got_no_answer(summary)
         summary["cost"] = run_cost(costs)
-        baseline = baseline_summary(env.store, run_key, env.settings.baseline_run)
+        baseline = baseline_summary(store, run_key, env.settings.baseline_run)
         summary["comparison"] = (
             compare_runs(baseline, summary, level=env.settings.significance_level)
             if baseline
@@ -143,7 +147,7 @@ def build_eval_run(blocking: bool) -> Any:
             run_dir / "summary.json",
             summary,
             lambda ids: {
-                name: env.store.latest(name, run_key, ids)
+                name: store.latest(name, run_key, ids)
                 for name in ("extracted_claims", "oracle_verdicts")
             },
         )
@@ -245,21 +249,25 @@ def write_json(path: Path, payload: Any) -> Path:
     io_manager_key=IO,
 )
 def eval_report(
-    context: AssetExecutionContext, environment: EvalEnvironment, eval_run: Batch
+    context: AssetExecutionContext,
+    settings: EvalSettings,
+    results_store: ResourceParam[Results],
+    eval_run: Batch,
 ) -> Batch:
     """A self-contained HTML report with the evidence behind every verdict."""
-    env = environment.env
+    env = settings.env
+    store = results_store.store
     run_key = context.partition_key
     summary = eval_run[run_key]
 
     def details(ids: Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
         return {
-            name: env.store.latest(name, run_key, ids)
+            name: store.latest(name, run_key, ids)
             for name in ("chatbot_responses", "extracted_claims", "oracle_verdicts")
         }
 
-    earlier = [k for k in env.store.run_keys("eval_run") if k != run_key][-HISTORY_RUNS:]
-    history = [s for k in earlier if (s := env.store.run_record("eval_run", k))]
+    earlier = [k for k in store.run_keys("eval_run") if k != run_key][-HISTORY_RUNS:]
+    history = [s for k in earlier if (s := store.run_record("eval_run", k))]
     html = render_report(
         summary,
         details,

@@ -24,6 +24,7 @@ from dagster import (
     DefaultSensorStatus,
     DeleteDynamicPartitionsRequest,
     MetadataValue,
+    ResourceParam,
     RunRequest,
     RunStatusSensorContext,
     SensorEvaluationContext,
@@ -42,10 +43,11 @@ from eval_pipeline.core.conversations import (
     is_logged_key,
 )
 from eval_pipeline.core.hashing import content_hash
-from eval_pipeline.core.lineage.staleness import case_tables, table_fingerprints
+from eval_pipeline.core.lineage.staleness import case_tables
 from eval_pipeline.core.models import ChatPayload
 from eval_pipeline.core.preflight import chatbot_unreachable
 from eval_pipeline.core.problems import InputError
+from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.environment import Environment
 from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
 from eval_pipeline.pipeline.case_checks import CURRENCY_CHECK, REPORTED_CHECKS, currency_results
@@ -59,12 +61,16 @@ from eval_pipeline.pipeline.partitions import (
     contiguous_segments,
     range_tags,
 )
-from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.resources import (
+    EvalSettings,
+    Results,
+    Warehouse,
+)
 from eval_pipeline.pipeline.tags import DATA_VERSION_TAG, RANGE_END_TAG, RANGE_START_TAG
 
 STAGE_TAG = "eval_pipeline/stage"
 RUN_KEY_TAG = "eval_pipeline/run_key"
-REFRESH_CONFIG = {"resources": {"environment": {"config": {"overrides": {"refresh": "true"}}}}}
+REFRESH_CONFIG = {"resources": {"settings": {"config": {"overrides": {"refresh": "true"}}}}}
 
 golden_job = define_asset_job(
     "golden_sync", selection=AssetSelection.assets("golden_cases"), partitions_def=CASES
@@ -110,7 +116,7 @@ def latest_tick(cron: str, timezone: str, now: datetime) -> datetime:
 
 @sensor(job=cases_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.STOPPED)
 def nightly_evaluation(
-    context: SensorEvaluationContext, environment: EvalEnvironment
+    context: SensorEvaluationContext, settings: EvalSettings
 ) -> SensorResult | SkipReason:
     """At each tick of ``EVAL_NIGHTLY_CRON``: a new run partition and one run over all cases.
 
@@ -118,12 +124,12 @@ def nightly_evaluation(
     a tick whose chatbot does not answer is skipped with the reason (and tried again at the next
     evaluation of the sensor), so an unreachable bot never becomes a run of errors.
     """
-    env = environment.env
-    tick = latest_tick(env.settings.nightly_cron, env.settings.nightly_timezone, datetime.now(UTC))
+    s = settings.settings
+    tick = latest_tick(s.nightly_cron, s.nightly_timezone, datetime.now(UTC))
     if context.cursor and float(context.cursor) >= tick.timestamp():
         return SkipReason(f"no new tick since {datetime.fromtimestamp(float(context.cursor), UTC)}")
-    if env.settings.chatbot_kind != "callable":
-        unreachable = chatbot_unreachable(env.settings.chatbot_url)
+    if s.chatbot_kind != "callable":
+        unreachable = chatbot_unreachable(s.chatbot_url)
         if unreachable:
             context.log.warning(
                 f"nightly run of the {tick:%Y-%m-%d %H:%M} tick not started: {unreachable}"
@@ -134,7 +140,7 @@ def nightly_evaluation(
     if not cases:
         return SkipReason("no golden case partitions yet; the golden_dataset_sync sensor adds them")
     runs = list(context.instance.get_dynamic_partitions(RUNS.name))
-    expired = expired_runs([*runs, run_key], env.settings.retain_runs)
+    expired = expired_runs([*runs, run_key], s.retain_runs)
     partition_requests: list[AddDynamicPartitionsRequest | DeleteDynamicPartitionsRequest] = [
         AddDynamicPartitionsRequest(RUNS.name, [run_key])
     ]
@@ -164,13 +170,13 @@ def conversation_requests(
 
 @sensor(job=golden_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
 def logged_conversations(
-    context: SensorEvaluationContext, environment: EvalEnvironment
+    context: SensorEvaluationContext, settings: EvalSettings
 ) -> SensorResult | SkipReason:
     """Conversations whose latest message is newer than the cursor, at most
     ``EVAL_CONVERSATION_BATCH`` per tick: their case keys and a ``<time>-conversations`` run key
     are added and their cases read; the run-status sensor below evaluates them, never asking the
     bot. The oldest conversation keys and run keys beyond the retention limits leave Dagster."""
-    env = environment.env
+    env = settings.env
     s = env.settings
     if s.conversation_source is None:
         return SkipReason("no conversation source: EVAL_CONVERSATIONS_URL is not set")
@@ -239,14 +245,14 @@ def expired_runs(runs: Sequence[str], keep: int) -> list[str]:
 
 @sensor(job=golden_job, minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING)
 def golden_dataset_sync(
-    context: SensorEvaluationContext, environment: EvalEnvironment
+    context: SensorEvaluationContext, settings: EvalSettings, results_store: ResourceParam[Results]
 ) -> SensorResult | SkipReason:
     """Mirror the golden dataset in the case partitions and rematerialize changed cases.
 
     A case removed from the dataset loses its partition, so new runs skip it; its results stay
     in the results store. Adding a case never back-fills old runs: only later runs include it.
     """
-    env = Environment(environment.env.settings)
+    env = Environment(settings.settings)
     try:
         cases = env.cases
     except InputError as exc:
@@ -255,7 +261,7 @@ def golden_dataset_sync(
     added = [check_key(c, "case") for c in cases if c not in set(known)]
     removed = [c for c in known if c not in cases]
     ordered = [c for c in known if c in cases] + added
-    stored = env.store.case_records("golden_cases", list(cases))
+    stored = results_store.store.case_records("golden_cases", list(cases))
     changed = [c for c in ordered if stored.get(c) != cases[c].model_dump(mode="json")]
     if not (added or removed or changed):
         return SkipReason("golden dataset unchanged")
@@ -278,10 +284,12 @@ def golden_dataset_sync(
     )
 
 
-def table_readers(env: Environment, run_key: str, tables: set[str]) -> dict[str, list[str]]:
+def table_readers(
+    env: Environment, store: ResultsStore, run_key: str, tables: set[str]
+) -> dict[str, list[str]]:
     """For each table, the cases of a run whose references or whose chatbot SQL read it."""
     readers: dict[str, list[str]] = {table: [] for table in sorted(tables)}
-    for case_id, record in env.store.latest("chatbot_responses", run_key).items():
+    for case_id, record in store.latest("chatbot_responses", run_key).items():
         case = env.cases.get(case_id)
         if case is None:
             continue
@@ -321,7 +329,10 @@ def change_metadata(run_key: str, cases: Sequence[str]) -> dict[str, Any]:
 
 @sensor(job=cases_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
 def warehouse_refresh(
-    context: SensorEvaluationContext, environment: EvalEnvironment
+    context: SensorEvaluationContext,
+    settings: EvalSettings,
+    warehouse: ResourceParam[Warehouse],
+    results_store: ResourceParam[Results],
 ) -> SensorResult | SkipReason:
     """Fingerprint every BKG table; when one changed, re-ask exactly the dependent cases.
 
@@ -335,8 +346,9 @@ def warehouse_refresh(
     the tables, so the check's partition view shows them all at once, and the tick's log names
     the tables and the cases it re-asked.
     """
-    env = environment.env
-    current = table_fingerprints(env.db, env.bkg)
+    env = settings.env
+    store = results_store.store
+    current = warehouse.table_fingerprints()
     previous: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
     changed = {t for t, fp in current.items() if previous and previous.get(t) != fp}
     runs = list(context.instance.get_dynamic_partitions(RUNS.name))
@@ -353,7 +365,7 @@ def warehouse_refresh(
         known = set(ordered)
         readers = {
             table: [c for c in cases if c in known]
-            for table, cases in table_readers(env, run_key, changed).items()
+            for table, cases in table_readers(env, store, run_key, changed).items()
         }
         # the whole table's last: the table's page shows its latest observation, this one
         observations = [
@@ -374,7 +386,7 @@ def warehouse_refresh(
             context.instance,
             CURRENCY_CHECK.asset_key,
             CURRENCY_CHECK.name,
-            currency_results(env, run_key, sorted(wanted), current),
+            currency_results(env, store, run_key, sorted(wanted), current),
         )
         requests = case_batch_requests(
             run_key,

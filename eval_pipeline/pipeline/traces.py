@@ -10,10 +10,10 @@ from datetime import datetime
 from typing import Any
 
 from eval_pipeline.core.models import CaseOutcome
+from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.core.tracing import attributes as attr
-from eval_pipeline.core.tracing.config import shown_url
+from eval_pipeline.core.tracing.config import TraceSettings, shown_url
 from eval_pipeline.core.tracing.spans import ExportCounts, Tracer
-from eval_pipeline.environment import Environment
 
 CHUNK = 1000  # cases whose answers are read at once
 
@@ -26,7 +26,7 @@ def _seconds(stamp: Any, default: float) -> float:
 
 
 def trace_outcomes(
-    env: Environment,
+    store: ResultsStore,
     tracer: Tracer,
     run_key: str,
     outcomes: Sequence[CaseOutcome],
@@ -41,7 +41,7 @@ def trace_outcomes(
     traced = [o for o in outcomes if o.case_id not in skip]
     for start in range(0, len(traced), CHUNK):
         chunk = traced[start : start + CHUNK]
-        answers = env.store.latest("chatbot_responses", run_key, [o.case_id for o in chunk])
+        answers = store.latest("chatbot_responses", run_key, [o.case_id for o in chunk])
         for outcome in chunk:
             tracer.case_span(
                 run_key, outcome.case_id, "outcome", "EVALUATOR", attr.case_outcome(outcome)
@@ -60,16 +60,20 @@ def trace_outcomes(
 
 
 def export_summary(
-    env: Environment, tracer: Tracer, run_key: str, run_id: str, traced_by: Iterable[str]
+    store: ResultsStore,
+    traces: TraceSettings | None,
+    tracer: Tracer,
+    run_key: str,
+    run_id: str,
+    traced_by: Iterable[str],
 ) -> dict[str, Any] | None:
     """The bounded end-of-run flush, then what became of the run key's spans in this run and in
     the Dagster runs ``traced_by`` (their tracers recorded it when they ended); None when no
     tracing is configured."""
-    traces = env.settings.traces
     if traces is None:
         return None
-    env.store.record_trace_exports(run_id, tracer.flush())
-    counts = env.store.trace_exports_for(run_key, {*traced_by, run_id}) or ExportCounts()
+    store.record_trace_exports(run_id, tracer.flush())
+    counts = store.trace_exports_for(run_key, {*traced_by, run_id}) or ExportCounts()
     return {
         "endpoint": shown_url(traces.url),
         "service_name": traces.service_name,

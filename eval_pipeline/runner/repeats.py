@@ -52,7 +52,7 @@ def rejudge(
         for _ in range(times):
             outcome = judge_case(
                 case_id,
-                env.score(case, payload, oracle, use_cache=False),
+                env.score(case, payload, oracle, live_catalog=env.live_catalog, use_cache=False),
                 has_expected_answer=case.has_expected_answer,
                 has_reference=bool(case.reference),
                 chatbot_errors=errors,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from dagster import DefaultSensorStatus, SensorResult, SkipReason
 
-from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.resources import EvalSettings
 from eval_pipeline.pipeline.sensors import nightly_evaluation
 from eval_pipeline_tests.dagster_helpers import eval_instance
 from eval_pipeline_tests.pipeline.test_graph import tiny_overrides
@@ -25,7 +25,7 @@ def test_a_tick_whose_chatbot_does_not_answer_is_skipped_with_the_url(tmp_path: 
     overrides = {**tiny_overrides(tmp_path, "honest"), "chatbot_kind": "sse", "chatbot_url": secret}
     with eval_instance() as instance:
         instance.add_dynamic_partitions("golden_cases", CASES)
-        skipped = tick(nightly_evaluation, instance, EvalEnvironment(overrides=overrides))
+        skipped = tick(nightly_evaluation, instance, EvalSettings(overrides=overrides))
         assert isinstance(skipped, SkipReason)
         assert f"the chatbot at {url} did not answer" in (skipped.skip_message or "")
         assert "s3cret" not in (skipped.skip_message or ""), "the reason names no credential"
@@ -33,6 +33,6 @@ def test_a_tick_whose_chatbot_does_not_answer_is_skipped_with_the_url(tmp_path: 
         listening = tick(
             nightly_evaluation,
             instance,
-            EvalEnvironment(overrides=tiny_overrides(tmp_path, "honest")),
+            EvalSettings(overrides=tiny_overrides(tmp_path, "honest")),
         )
         assert isinstance(listening, SensorResult) and listening.run_requests

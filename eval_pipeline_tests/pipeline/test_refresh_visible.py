@@ -27,7 +27,7 @@ from dagster._core.definitions.instigation_logger import get_instigation_log_rec
 from eval_pipeline.pipeline.case_checks import CURRENCY_CHECK
 from eval_pipeline.pipeline.definitions import build_definitions
 from eval_pipeline.pipeline.partitions import RUN_CASE
-from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.resources import EvalSettings, narrow_resources
 from eval_pipeline.pipeline.sensors import warehouse_refresh
 from eval_pipeline.runner.evaluate import QUIET, evaluate
 from eval_pipeline_tests.dagster_helpers import eval_instance
@@ -59,14 +59,14 @@ def touch_products(url: str) -> None:
 
 
 def refresh_tick(
-    instance: DagsterInstance, env: EvalEnvironment, cursor: str | None
+    instance: DagsterInstance, env: EvalSettings, cursor: str | None
 ) -> tuple[SensorResult, list[str]]:
     """One tick as the daemon runs it, its log captured where the UI reads a tick's logs."""
     with build_sensor_context(
         instance=instance,
         instance_ref=instance.get_ref(),  # as the daemon passes it: the log is then captured
         cursor=cursor,
-        resources={"environment": env},
+        resources=narrow_resources(env),
         repository_name="__repository__",
         sensor_name=warehouse_refresh.name,
     ) as context:
@@ -95,7 +95,7 @@ def test_a_refresh_fails_exactly_the_invalidated_cases_checks_and_names_them_eve
     tmp_path: Path,
 ) -> None:
     overrides = tiny_overrides(tmp_path, "honest")
-    env = EvalEnvironment(overrides=overrides)
+    env = EvalSettings(overrides=overrides)
     expected = readers_of("products")
     golden = [c["id"] for c in json.loads((TINY / "golden_dataset.json").read_text())]
     assert 0 < len(expected) < len(golden), "the test needs both invalidated and untouched cases"

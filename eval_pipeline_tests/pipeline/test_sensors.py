@@ -31,7 +31,7 @@ from dagster._time import get_current_datetime
 
 from eval_pipeline.pipeline.definitions import build_definitions
 from eval_pipeline.pipeline.partitions import split_key
-from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.resources import EvalSettings, narrow_resources
 from eval_pipeline.pipeline.sensors import (
     golden_dataset_sync,
     nightly_evaluation,
@@ -47,12 +47,12 @@ CASES = [f"TC_00{i}" for i in range(1, 6)]
 def tick(
     sensor: SensorDefinition,
     instance: DagsterInstance,
-    env: EvalEnvironment,
+    env: EvalSettings,
     cursor: str | None = None,
 ) -> Any:
     """Evaluate a sensor once, as the daemon would, with the environment resource."""
     with build_sensor_context(
-        instance=instance, cursor=cursor, resources={"environment": env}
+        instance=instance, cursor=cursor, resources=narrow_resources(env)
     ) as context:
         return sensor(context)
 
@@ -68,7 +68,7 @@ def covered_cases(result: SensorResult, order: list[str]) -> list[str]:
 
 
 def test_nightly_sensor_adds_a_run_partition_and_requests_every_case(tmp_path: Path) -> None:
-    env = EvalEnvironment(overrides=tiny_overrides(tmp_path, "honest"))
+    env = EvalSettings(overrides=tiny_overrides(tmp_path, "honest"))
     with eval_instance() as instance:
         empty = tick(nightly_evaluation, instance, env)
         assert isinstance(empty, SkipReason)
@@ -93,7 +93,7 @@ def test_golden_sync_adds_new_and_removes_deleted_cases(tmp_path: Path) -> None:
     path = tmp_path / "golden.json"
     path.write_text(json.dumps(golden))
     overrides = {**tiny_overrides(tmp_path, "honest"), "golden_path": str(path)}
-    env = EvalEnvironment(overrides=overrides)
+    env = EvalSettings(overrides=overrides)
     with eval_instance() as instance:
         instance.add_dynamic_partitions("golden_cases", [*CASES, "TC_OLD"])
         result = tick(golden_dataset_sync, instance, env)
@@ -146,7 +146,7 @@ def test_warehouse_refresh_reruns_and_stales_exactly_the_dependent_cases(
     """Whichever came first, the daemon's first tick or an evaluation (which records a baseline
     version of every unobserved table), a later table change stales exactly its readers."""
     overrides = tiny_overrides(tmp_path, "honest")
-    env = EvalEnvironment(overrides=overrides)
+    env = EvalSettings(overrides=overrides)
     golden = json.loads((TINY / "golden_dataset.json").read_text())
     readers = functions_reading("products")
     expected = sorted(
@@ -209,7 +209,7 @@ def test_warehouse_refresh_reruns_and_stales_exactly_the_dependent_cases(
 
 def test_nightly_sensor_expires_the_oldest_run_partitions(tmp_path: Path) -> None:
     overrides = {**tiny_overrides(tmp_path, "honest"), "retain_runs": "2"}
-    env = EvalEnvironment(overrides=overrides)
+    env = EvalSettings(overrides=overrides)
     with eval_instance() as instance:
         instance.add_dynamic_partitions("golden_cases", CASES)
         instance.add_dynamic_partitions("eval_runs", ["old-1", "old-2", "old-3"])
@@ -232,7 +232,7 @@ def test_demo_warehouse_refresh_requests_exactly_the_dependent_demo_cases(tmp_pa
     warehouse.load(url)
     with start_bot(database_url=url, fault_seed=None, fault_log=None, tokens_per_s=2000) as bot:
         overrides = {"home": str(tmp_path / "home"), "database_url": url, "chatbot_url": bot.url}
-        env = EvalEnvironment(overrides=overrides)
+        env = EvalSettings(overrides=overrides)
         with eval_instance() as instance:
             evaluate("demo-1", overrides=overrides, instance=instance)
             baseline = tick(warehouse_refresh, instance, env)

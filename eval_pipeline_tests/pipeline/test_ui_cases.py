@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from dagster import AssetKey, DagsterInstance
 
-from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.resources import EvalSettings
 from eval_pipeline.pipeline.sensors import warehouse_refresh
 from eval_pipeline.runner.evaluate import evaluate
 from eval_pipeline_tests.conftest import require_service
@@ -103,7 +103,7 @@ def evaluated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
     with DagsterInstance.from_config(str(home)) as instance:
         summary = evaluate(RUN, overrides=overrides, instance=instance)
         # then a warehouse refresh, its tick recorded but the cases it re-asks not yet run
-        env = EvalEnvironment(overrides=overrides)
+        env = EvalSettings(overrides=overrides)
         record(instance, baseline := tick(warehouse_refresh, instance, env))
         touch_products(overrides["database_url"])
         record(instance, tick(warehouse_refresh, instance, env, baseline.cursor))

@@ -39,7 +39,7 @@ from eval_pipeline.core.inputs import load_bkg, validate_inputs
 from eval_pipeline.core.results_store import ResultsStore
 from eval_pipeline.demo import tiny
 from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
-from eval_pipeline.pipeline.resources import EvalEnvironment
+from eval_pipeline.pipeline.resources import EvalSettings, narrow_resources
 from eval_pipeline.pipeline.sensors import (
     evaluate_logged_conversations,
     golden_dataset_sync,
@@ -195,7 +195,7 @@ def test_conversations_on_sqlite_and_the_golden_sync_leaves_their_keys(tmp_path:
     with eval_instance() as instance:
         summary = evaluate_conversations("r-conv", overrides=overrides, instance=instance)
         check_conversation_run(summary, f"sqlite:///{tmp_path / 'home' / 'results.db'}", asked)
-        sync = tick(golden_dataset_sync, instance, EvalEnvironment(overrides=overrides))
+        sync = tick(golden_dataset_sync, instance, EvalSettings(overrides=overrides))
         deleted = [
             k
             for r in getattr(sync, "dynamic_partitions_requests", None) or []
@@ -324,9 +324,9 @@ def test_with_an_llm_conversations_get_the_verifier_the_judges_and_the_rubric(
     ]
 
 
-def tick(sensor: Any, instance: DagsterInstance, env: EvalEnvironment, cursor: str | None = None):
+def tick(sensor: Any, instance: DagsterInstance, env: EvalSettings, cursor: str | None = None):
     with build_sensor_context(
-        instance=instance, cursor=cursor, resources={"environment": env}
+        instance=instance, cursor=cursor, resources=narrow_resources(env)
     ) as context:
         return sensor(context)
 
@@ -336,7 +336,7 @@ def test_sensor_picks_up_conversations_newer_than_its_cursor_in_batches(tmp_path
     source_url = f"sqlite:///{tmp_path / 'chats.db'}"
     frame = messages(settings["database_url"])
     write(source_url, frame)
-    env = EvalEnvironment(
+    env = EvalSettings(
         overrides={
             **settings,
             **MAPPING,
@@ -389,7 +389,7 @@ def test_sensor_picks_up_conversations_newer_than_its_cursor_in_batches(tmp_path
 
 
 def test_sensor_skips_without_a_source(tmp_path: Path) -> None:
-    env = EvalEnvironment(overrides=tiny_sqlite_settings(tmp_path))
+    env = EvalSettings(overrides=tiny_sqlite_settings(tmp_path))
     with eval_instance() as instance:
         result = tick(logged_conversations, instance, env)
     assert isinstance(result, SkipReason) and "EVAL_CONVERSATIONS_URL" in str(result.skip_message)
@@ -474,7 +474,7 @@ def test_the_sensor_deletes_the_oldest_conversation_partitions_beyond_the_budget
     settings = tiny_sqlite_settings(tmp_path)
     source_url = f"sqlite:///{tmp_path / 'chats.db'}"
     write(source_url, answered(5))
-    env = EvalEnvironment(
+    env = EvalSettings(
         overrides={
             **settings,
             **MAPPING,
@@ -544,7 +544,7 @@ def test_the_sensor_chain_reads_evaluates_and_summarizes_a_batch(tmp_path: Path)
     source_url = f"sqlite:///{tmp_path / 'chats.db'}"
     write(source_url, messages(settings["database_url"]))
     overrides = {**settings, **MAPPING, "conversations_url": source_url}
-    env = EvalEnvironment(overrides=overrides)
+    env = EvalSettings(overrides=overrides)
     asked = tiny_chatbot.asked_so_far()
     with eval_instance() as instance:
         first = tick(logged_conversations, instance, env)
