@@ -176,6 +176,9 @@ class AnswerContext:
 
 _RANGE_JOINT = re.compile(r"\s*(?:[-–—]|(?i:to|through|thru|until|till))\s*")
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
+_ITS_OWN = re.compile(r"\s*\(\s*|['’]s?\s+")
+"""What joins a label to a level it owns whatever else takes it: a bracket opened after it
+("against Q1 2024 (69.3%) the gain is 1.6 points"), a possessive ("Lakeside's 305")."""
 _LINKING = re.compile(
     r"\s*(?:[a-z-]+\s+){0,2}(?i:in|for|during|at|on|by|as\s+of|over|across)\s+(?:the\s+)?"
 )
@@ -241,6 +244,7 @@ def _attach(
             cut = bisect.bisect_left(starts[index], end)
             local = local[max(0, cut - _NEAREST) : cut + _NEAREST]
         scored = []
+        owner = None
         for claim in local:
             follows = claim.span[0] >= end
             if not follows and claim.span[1] > start:
@@ -248,10 +252,15 @@ def _attach(
             between = (
                 ctx.answer[end : claim.span[0]] if follows else ctx.answer[claim.span[1] : start]
             )
+            if follows and claim.kind == "numeric" and _ITS_OWN.fullmatch(between):
+                owner = claim.id
             linked = not follows and bool(_LINKING.fullmatch(between))
             scored.append((separation(between), len(between), not linked, not follows, claim.id))
+        chosen = {owner} if owner is not None else set()
         if scored and min(scored)[0] <= _MAX_SEPARATION:
-            out[min(scored)[-1]].append(item)
+            chosen.add(min(scored)[-1])
+        for taker in chosen:
+            out[taker].append(item)
             if taken is not None:
                 taken.add(start)
     for local in by_sentence.values():
@@ -378,7 +387,39 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
         binding.context |= binding.meaning
     _from_to(prose, bindings, ctx)
     _respectively(prose, bindings, ctx)
+    _lead_in_periods(prose, bindings, ctx)
     return bindings
+
+
+_COMPARED = re.compile(r"\b(?i:against|versus|vs|compared|than|from|over)\b|\(")
+_BASE_BEFORE = re.compile(
+    r"\b(?i:against|versus|vs\.?|compared\s+(?:with|to)|than|from|since|over)\s+(?:the\s+)?$"
+)
+
+
+def _lead_in_periods(
+    claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerContext
+) -> None:
+    """ "Occupancy in 2025, against 2024:" then "- North: 77.4%, up 6.4 points": a level of a
+    list item that names no period is for the one period its lead-in line names, a period
+    after "against", "vs", "than" or "since" being the base of a change. Only the item's
+    figures before any comparison or bracket ("77.4% (prior year 69.5%)")."""
+    for claim in claims:
+        binding = bindings[claim.id]
+        item = ctx.layout.item_of(claim.span[0])
+        lead = ctx.layout.lead_in(claim.span[0])
+        if claim.kind != "numeric" or binding.periods or item is None or lead is None:
+            continue
+        if _COMPARED.search(ctx.answer, item.start, claim.span[0]):
+            continue
+        named = {
+            m.period
+            for m in ctx.periods_in(*lead)
+            if m.period.grain != "other"
+            and not _BASE_BEFORE.search(ctx.answer, max(lead[0], m.start - 20), m.start)
+        }
+        if len(named) == 1:
+            binding.periods = list(named)
 
 
 _FROM = re.compile(r"\b(?i:from)\s+$")

@@ -53,7 +53,13 @@ def scales(unit: Unit | None, fact: Fact) -> list[float]:
     return [] if factor is None else [factor]
 
 
-_BARE = re.compile(r"[-+−]?\d[\d,]*\.\d+")
+_BARE = re.compile(r"(?:^|\s)[-+−]?\d[\d,]*\.\d+$")
+
+
+def bare_decimal(claim: Claim) -> bool:
+    """Is the claim a decimal written with no unit ("0.85", "+0.9", "under 0.1")? It is a
+    fraction only by guess, and may be a number in its fact's own unit."""
+    return bool(_BARE.search(claim.text))
 
 
 def claim_scales(claim: Claim, unit: Unit | None, fact: Fact) -> list[float]:
@@ -61,7 +67,7 @@ def claim_scales(claim: Claim, unit: Unit | None, fact: Fact) -> list[float]:
     ("4.2 GWh") is a measure: in the fact's own prefix when its name gives one
     ("generation_mwh": 1,000), else at any power of 1,000; never a rate, money or time."""
     base = scales(unit, fact)
-    if unit == "fraction" and fact.unit in ("percent", "points") and _BARE.fullmatch(claim.text):
+    if unit == "fraction" and fact.unit in ("percent", "points") and bare_decimal(claim):
         return [*base, 1.0]  # "0.85" is a fraction by guess: it may be the percent's own number
     measure = measure_of(claim.text)
     if measure is None or not base:

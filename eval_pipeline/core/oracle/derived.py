@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from eval_pipeline.core.claims.numbers import WORD_VALUES
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding
-from eval_pipeline.core.oracle.candidates import comparable, fit
+from eval_pipeline.core.oracle.candidates import bare_decimal, comparable, fit
 from eval_pipeline.core.oracle.facts import Fact, by_series, fmt_value, metric_words, tokens
 from eval_pipeline.core.oracle.facts import key as label_key
 from eval_pipeline.core.oracle.periods import Period
@@ -60,11 +60,27 @@ RELATIVE_CUE = re.compile(
     r"%\s*(?i:more|less|fewer|higher|lower|longer|shorter|faster|slower|above|below|up|down|"
     r"increase|decrease|growth|rise|drop|decline|gain|fall|cut)|(?i:grew|growth|increase|decrease|"
     r"decline|rose|fell|dropped|up|down|relative)"
+    r"|\b(?i:gain(?:s|ed)?|cut|drops?|fall(?:s|ing)?|rises?|rising|jump(?:s|ed)?|ahead|behind)\b"
 )
+_EXTREME = (
+    r"highest|lowest|slowest|fastest|largest|smallest|biggest|best|worst|top|bottom|longest|"
+    r"shortest|most|least|cheapest|dearest"
+)
+SPREAD_CUE = re.compile(
+    rf"\b(?i:spread|(?:{_EXTREME})(?:\s+\w+)?\s+(?:and|to)\s+(?:the\s+)?(?:{_EXTREME}))\b"
+)
+"""Words of the gap between a column's extremes: "the spread", "top to bottom", "between the
+highest and lowest tier"."""
 _COMPLEMENT = re.compile(
     r"\b(?i:un\w+|not|non-\w+|didn['’]t|did\s+not|remaining|rest|other|missed|outstanding|"
     r"wouldn['’]t|would\s+not|never|without)\b"
 )
+
+
+def written_signed(claim: Claim) -> bool:
+    """Is the claim written with its sign ("+$131", "−4 covers")? Then it is itself a change or
+    a gap, whatever the words around it (a bridge's "+$159.9K" may still be a level)."""
+    return claim.text.lstrip()[:1] in ("+", "-", "−")
 
 
 def _same_family(a: Fact, b: Fact) -> bool:
@@ -89,6 +105,21 @@ def _same_metric(a: Fact, b: Fact) -> bool:
         return True
     shared = metric_words(a.meaning & b.meaning)
     return bool(shared) and (a.column or "") == (b.column or "")
+
+
+def _overall_figure_of(row: Fact, overall: Fact) -> bool:
+    """Is ``overall`` the one figure for everything of the quantity a table column holds per
+    row: a lone value with no label, of the column's unit, named by no words or by words that
+    hold the column's ("chain_avg_lead_time_days" beside rows of "avg_lead_time")? A named
+    row is then compared with it ("0.29 above the chain")."""
+    if overall.labels or overall.scope or overall.column is not None or row.column is None:
+        return False
+    words = metric_words(row.own_meaning)
+    return (
+        _same_family(row, overall)
+        and bool(words)
+        and (not overall.meaning or words <= overall.meaning)
+    )
 
 
 def _is_whole_of(part: Fact, other: Fact) -> bool:
@@ -304,8 +335,14 @@ class Deriver:
             out += self.shares(claim, binding, complement=bool(_COMPLEMENT.search(near)))
         if fam == "rate" and claim.per is None and claim.kind != "comparison":
             out += self.parts_of_a_mix(binding, cued=bool(SUM_CUE.search(clause)))
-        if claim.kind == "comparison" or (fam in ("rate", None) and RELATIVE_CUE.search(near)):
+        if (
+            claim.kind == "comparison"
+            or written_signed(claim)
+            or (fam in ("rate", None) and RELATIVE_CUE.search(near))
+        ):
             out += self.changes(claim, binding, unit)
+        if fam != "ratio" and SPREAD_CUE.search(text, binding.sentence[0], claim.span[0]):
+            out += self.spreads(binding, None if bare_decimal(claim) else unit)
         if unit == "ratio" or _RATIO.search(text[claim.span[0] : claim.span[1] + 12]):
             out += self.ratios(claim, binding)
         if fam not in ("rate", "ratio") and claim.per is None:
@@ -317,10 +354,14 @@ class Deriver:
                 out += self.per_item(claim, binding, unit)
             if PER_PERIOD.search(own):
                 out += self.means(binding, unit)
-            if claim.kind != "comparison" and re.search(
-                r"\b(?i:more|fewer|less|longer|shorter|higher|lower|gap|difference|ahead|behind|"
-                r"faster|slower|above|below)\b",
-                near,
+            if (
+                claim.kind != "comparison"
+                and not written_signed(claim)
+                and re.search(
+                    r"\b(?i:more|fewer|less|longer|shorter|higher|lower|gap|difference|ahead|behind|"
+                    r"faster|slower|above|below)\b",
+                    near,
+                )
             ):
                 out += self.changes(claim, binding, unit)
         return out
@@ -405,7 +446,7 @@ class Deriver:
         entities, periods = self._named(binding)
         found: list[tuple[Fact, Fact, bool, bool]] = []
         for a, b, (ea, pa), (eb, pb) in self._told_apart(entities, periods):
-            if not _same_metric(a, b):
+            if not (_same_metric(a, b) or _overall_figure_of(a, b) or _overall_figure_of(b, a)):
                 continue
             same_period = a.periods == b.periods or (pa == pb and pa is not None)
             overall_b = not b.labels and not b.scope
@@ -537,7 +578,11 @@ class Deriver:
     def changes(self, claim: Claim, binding: Binding, unit: Unit | None) -> list[Derived]:
         """Differences (in the facts' unit, or points for rates) and relative changes (%)."""
         out: list[Derived] = []
-        pairs = self._own_pair(claim, binding) or self._pairs(binding)
+        own = self._own_pair(claim, binding)
+        pairs = own or self._pairs(binding)
+        if written_signed(claim) and claim.kind != "comparison":
+            # "South +0.9 minutes" against something unnamed: not its gap to another named row
+            pairs = own or [p for p in pairs if p[3]]
         if not pairs:
             pairs = self._previous(binding)
         if not pairs:
@@ -565,6 +610,31 @@ class Deriver:
                         ordered,
                     )
                 )
+        return out
+
+    def spreads(self, binding: Binding, unit: Unit | None) -> list[Derived]:
+        """The gap between the largest and smallest value of each column of three rows or more
+        ("the spread from slowest to fastest is 51 minutes"), in points for rates; pinned when
+        one column is of the claim's unit and its sentence names that column's quantity."""
+        usable = self._first_of_each_series(lambda f: comparable(unit, f))
+        series = [members for _, members in usable if len(members) >= 3]
+        sentence = tokens(self.ctx.answer[binding.sentence[0] : binding.sentence[1]])
+        out = []
+        for members in series:
+            high = max(members, key=lambda f: f.value)
+            low = min(members, key=lambda f: f.value)
+            rate = high.unit in RATES
+            factor = 100.0 if high.unit == "fraction" else 1.0
+            pinned = len(series) == 1 and bool((sentence | binding.lead_in) & high.meaning)
+            out.append(
+                Derived(
+                    (high.value - low.value) * factor,
+                    "points" if rate else high.unit,
+                    (high, low),
+                    "spread",
+                    pinned,
+                )
+            )
         return out
 
     def _lone_partner(self, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:

@@ -232,14 +232,10 @@ def is_code(item: Any) -> bool:
 
 def scope_labels(rv: ReferenceValue) -> tuple[str, ...]:
     """Entity labels of a whole reference: its string params that are not periods
-    ("clinic": "Riverside Clinic") and its own label."""
-    labels = [
-        str(v)
-        for v in rv.reference.params.values()
-        if _is_label(v) and parse_label(v) == (None, None)
-    ]
-    if rv.reference.label and _is_label(rv.reference.label):
-        labels.append(rv.reference.label)
+    ("clinic": "Riverside Clinic") and its own label, unless that names a period ("Q3 2024"
+    beside ``year: 2024, quarter: 3`` is when, not whom)."""
+    named = [*rv.reference.params.values(), rv.reference.label]
+    labels = [str(v) for v in named if _is_label(v) and parse_label(v) == (None, None)]
     return tuple(dict.fromkeys(labels))
 
 

@@ -15,7 +15,7 @@ import datetime as dt
 import itertools
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from eval_pipeline.core.claims.layout import Covered
@@ -277,7 +277,44 @@ def period_mentions(text: str) -> list[Mention]:
                 continue  # "march", "may" as words
             found.append(Mention(m.start(), m.end(), period))
             covered.add(m.span())
-    return sorted(found, key=lambda x: x.start)
+    return _ranges(text, sorted(found, key=lambda x: x.start))
+
+
+_DASH = re.compile(r"\s*[-–—]\s*")
+_DAYS_JOINT = re.compile(r"\s*(?:[-–—]|(?i:to|through|thru|until|till))\s*")
+
+
+def _ranges(text: str, mentions: list[Mention]) -> list[Mention]:
+    """Two mentions written as the ends of a range that is one calendar period ("Oct 1 – Dec
+    31", "1 January to 30 June", "Jan–Jun") are that period, not its first and last day or
+    month. Months joined by "to" stay apart: "from January to March" may be a change."""
+    out: list[Mention] = []
+    for mention in mentions:
+        last = out[-1] if out else None
+        merged = _range_of(text, last, mention) if last is not None else None
+        if merged is not None:
+            out[-1] = merged
+        else:
+            out.append(mention)
+    return out
+
+
+def _range_of(text: str, first: Mention, second: Mention) -> Mention | None:
+    a, b = first.period, second.period
+    days = a.grain == b.grain == "day"
+    joint = _DAYS_JOINT if days else _DASH
+    if not (days or a.grain == b.grain == "month") or not joint.fullmatch(
+        text, first.end, second.start
+    ):
+        return None
+    if a.year is not None and b.year is not None and a.year != b.year:
+        return None
+    year = b.year or a.year
+    start, end = a.bounds(year or 2000)[0], b.bounds(year or 2000)[1]
+    exact = _exact(start, end) if start <= end else None
+    if exact is None or exact.grain == "day":
+        return None
+    return Mention(first.start, second.end, replace(exact, year=year))
 
 
 def _period_of(kind: str, m: re.Match[str]) -> Period | None:

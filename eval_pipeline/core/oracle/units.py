@@ -77,11 +77,17 @@ _PARTICIPLE_NOUN = re.compile(
 """A money participle before a plural noun: "paid_claims" counts claims, it is no amount."""
 
 
+_CURRENCY_SUFFIX = re.compile(r"(?:^|_|\b)(?:usd|eur|gbp)$", re.IGNORECASE)
+"""A currency code ending a name is its unit, whatever it measures ("avg_nightly_rate_usd")."""
+
+
 def unit_from_name(name: str) -> Unit | None:
     """What a column or alias name says its numbers are, when it says it clearly."""
     text = name.strip().lower()
     if not text:
         return None
+    if _CURRENCY_SUFFIX.search(text):
+        return "currency"
     counted = _PARTICIPLE_NOUN.search(text)
     if counted and not any(p.search(counted.group("noun")) for p, _ in _UNIT_WORDS):
         return None  # the caller reads whole numbers under a plural noun as a count

@@ -20,13 +20,20 @@ from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceV
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
 from eval_pipeline.core.oracle.candidates import (
     Fit,
+    bare_decimal,
     best,
     claim_scales,
     claim_unit,
     fits,
     known_scale,
 )
-from eval_pipeline.core.oracle.derived import RELATIVE_CUE, SUM_CUE, Derived, Deriver
+from eval_pipeline.core.oracle.derived import (
+    RELATIVE_CUE,
+    SUM_CUE,
+    Derived,
+    Deriver,
+    written_signed,
+)
 from eval_pipeline.core.oracle.facts import (
     Fact,
     all_facts,
@@ -79,6 +86,17 @@ _OUT_OF = re.compile(r"\s+(?i:out\s+of)\s+\d")
 _ARTICLE_BEFORE = re.compile(r"\b(?i:a|an)\s+$")
 _WORD_AFTER = re.compile(r"\s*([a-z][a-z-]+)")
 _STATISTIC = re.compile(r"\b(?i:median|maximum|minimum|percentile|p\d{2}|mode)\b")
+_RESTATED = re.compile(
+    r"(?:(?!\b(?i:and|but|while|whereas|than)\b)[^.;\n]){0,60}?(?:[,:(]|\s[—–-])\s*"
+    r"(?i:or\s+|i\.e\.,?\s+|that\s+is,?\s+|so\s+|which\s+is\s+)?"
+)
+"""Between a figure and the share restating it: its words, then ", or", ":", "(", " — "."""
+_OF_WHOLE = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?i:of|out\s+of)\s+(?:[\w'’&.-]+\s+){0,4}?")
+"""Between a part and its whole: "490 of Riverside Clinic's 1,565", "93 late out of 400"."""
+_OF_AFTER = re.compile(r"\s+(?i:of|out\s+of)\s+(?:[\w'’&.-]+\s+){0,3}?")
+"""Between a share and the whole after it: "42% of the hotel's $2.32M"."""
+_OF_START = re.compile(r"\s*(?i:of|out\s+of)\s+(?:the\s+|all\s+|our\s+)?")
+"""A sentence opening on its whole: "Of the 802 claims opened in 2025, …"."""
 _NOT_NOUNS = frozenset(
     (
         *("in", "of", "and", "at", "per", "vs", "more", "less", "this", "that", "on", "for"),
@@ -127,6 +145,15 @@ def _of_its_magnitude(claim: Claim, unit: Unit | None, fits: list[Fit]) -> list[
     ):
         return near
     return fits
+
+
+def _named_series(rows: list[Fit]) -> list[Fit]:
+    """The rows of the series a claim's words name, when they name one more than any other
+    ("she settled 87 of them" beside claims handled and claims settled per adjuster; a
+    "Stays" column beside nights): a value only one of its rows has is then stated for it."""
+    most = max((f.score for f in rows), default=0)
+    named = [f for f in rows if f.score == most]
+    return named if most > 0 and len({f.fact.series for f in named}) == 1 else rows
 
 
 def _contenders(claim: Claim, unit: Unit | None, direct: list[Fit]) -> list[Fit]:
@@ -215,6 +242,8 @@ class _Check:
         factor = scale(self.unit, found.unit)
         if factor is None and found.unit == "fraction" and self.unit in ("percent", "number", None):
             factor = 0.01
+        if factor is None and self.unit == "fraction" and bare_decimal(self.claim):
+            factor = 1.0  # "+0.9" in a "vs chain" column: a gap in days, read as a fraction
         if factor is None:
             return False
         prefixed = found.how in _SUMS and measure_of(self.claim.text) is not None
@@ -223,7 +252,7 @@ class _Check:
 
     def _agrees_derived(self, found: Derived, factor: float) -> bool:
         stated, truth = self._stated(found.facts) * factor, found.value
-        if not found.signed or self.claim.direction is None:
+        if not found.signed or (self.claim.direction is None and not written_signed(self.claim)):
             stated, truth = abs(stated), abs(truth)
         return self._agrees(stated, truth, factor, signed=True)
 
@@ -335,6 +364,18 @@ class _Verifier:
         """The references hold a score, so "4.2 out of 5" may be checked."""
         self.levels = [f for f in facts if not is_change(f)] or facts
         """Facts a level claim is compared with: changes are for change claims."""
+        self.stated_series: dict[str, tuple[int, str | None]] = {}
+        """Claim id → the one series whose value, for its own row, the claim states."""
+        self._columns = {
+            c.id: (id(found[0]), found[2].column)
+            for c in claims
+            if (found := ctx.layout.cell_of(c.span[0])) is not None
+        }
+        """Claim id → (table, column) of the table cell it is written in."""
+        self._ordered = sorted(claims, key=lambda c: c.span)
+        self._truths: dict[str, tuple[float, Unit | None, tuple[Fact, ...]]] = {}
+        """Claim id → the true value of what it states (unit, facts), once decided."""
+        self._checked: set[str] = set()
 
     def anchor(self, claim: Claim, binding: Binding) -> Fact | None:
         """The fact a level claim states directly, right or wrong: what ties its sentence to a
@@ -345,6 +386,8 @@ class _Verifier:
         direct = fits(claim, binding, self.facts, unit)
         check = _Check(claim, unit, self.rule)
         agreeing = [f.fact for f in direct if check.level(f.fact) and f.entity != "row"]
+        if len({f.series for f in agreeing}) == 1:
+            self.stated_series[claim.id] = agreeing[0].series
         if agreeing:
             return agreeing[0]
         target, _ = self._target(claim, binding, direct, among_others=False)
@@ -364,21 +407,35 @@ class _Verifier:
             named = [f for f in changes if is_change(f.fact)]
             if len(named) == 1 and named[0].entity in ("named", "unnamed"):
                 return _contradicted(claim, [named[0].fact], _describe(named[0]))
-        signed = claim.text.lstrip()[:1] in ("+", "-", "−")  # "+$159.9K": itself a change
+        signed = written_signed(claim)
         levels = self.facts if signed else self.levels
         direct = fits(claim, binding, levels, unit) if claim.kind != "comparison" else []
+        direct = self._of_its_column(claim, binding, direct)
         for found in _plausible(claim, unit, direct):
             if check.level(found.fact) and found.entity != "row":
-                return _supported(claim, [found.fact], _describe(found))
+                return self._kept(
+                    claim, found.fact, _supported(claim, [found.fact], _describe(found))
+                )
         derived = self.deriver.candidates(claim, binding, unit)
         for candidate in derived:
             if check.derived(candidate) and (
                 self._cued(claim, binding, unit, candidate) or _unlikely_by_chance(claim)
             ):
-                return _supported(claim, candidate.facts, candidate.describe())
-        row_matches = [f for f in direct if f.entity == "row" and check.level(f.fact)]
-        if len(row_matches) == 1 and len({f.fact.series for f in direct if f.entity == "row"}) == 1:
-            return _supported(claim, [row_matches[0].fact], _describe(row_matches[0]))
+                verdict = _supported(claim, candidate.facts, candidate.describe())
+                return self._kept(claim, candidate, verdict)
+        rows = _named_series([f for f in direct if f.entity == "row"])
+        row_matches = [f for f in rows if check.level(f.fact)]
+        if len(row_matches) == 1 and len({f.fact.series for f in rows}) == 1:
+            verdict = _supported(claim, [row_matches[0].fact], _describe(row_matches[0]))
+            return self._kept(claim, row_matches[0].fact, verdict)
+        stated = self._stated_share(claim, binding)
+        if stated is not None:
+            if check.derived(stated):
+                return _supported(claim, stated.facts, stated.describe())
+            other = self._value_of_another(claim, binding, check, stated.facts)
+            if other is not None:
+                return _unverifiable(claim, other, self.usable)
+            return _contradicted(claim, stated.facts, stated.describe())
         why = self._not_its_level(claim, binding)
         target = None
         if signed and claim.kind != "comparison":  # "Pacific −129 hours": a gap, not a level
@@ -391,7 +448,8 @@ class _Verifier:
                 return _unverifiable(claim, other, self.usable)
             shown = ", ".join(_describe(f) for f in target[:_MAX_EVIDENCE])
             who = ", ".join(sorted(binding.entities)) or "the case"
-            return _contradicted(claim, [f.fact for f in target], f"{shown} (stated for {who})")
+            verdict = _contradicted(claim, [f.fact for f in target], f"{shown} (stated for {who})")
+            return self._kept(claim, target[0].fact, verdict)
         pinned = [
             d
             for d in derived
@@ -403,10 +461,77 @@ class _Verifier:
             other = self._value_of_another(claim, binding, check, pinned[0].facts)
             if other is not None:
                 return _unverifiable(claim, other, self.usable)
-            return _contradicted(claim, pinned[0].facts, pinned[0].describe())
+            return self._kept(
+                claim, pinned[0], _contradicted(claim, pinned[0].facts, pinned[0].describe())
+            )
         if claim.kind == "comparison":
             why = "a change or difference that no two named reference values give"
         return _unverifiable(claim, f"matches no reference value; {why}", self.usable)
+
+    def _of_its_column(self, claim: Claim, binding: Binding, direct: list[Fit]) -> list[Fit]:
+        """A table's column holds one quantity: when other cells of the claim's column state
+        the values of one series for their rows (two at least, and of no other series), the
+        claim is of that series too, unless its header names another ("| Paid |" over
+        indemnity amounts beside a reserve column)."""
+        column = self._columns.get(claim.id) if binding.in_table else None
+        if column is None:
+            return direct
+        stated = Counter(
+            self.stated_series[other]
+            for other, place in self._columns.items()
+            if place == column and other != claim.id and other in self.stated_series
+        )
+        if len(stated) != 1 or stated.most_common(1)[0][1] < 2:
+            return direct
+        series = next(iter(stated))
+        own = [f for f in direct if f.fact.series == series]
+        if not own or max(f.score for f in own) < max(f.score for f in direct):
+            return direct  # its header names another quantity: a swapped column is an error
+        return own
+
+    def _kept(self, claim: Claim, truth: Fact | Derived, verdict: Verdict) -> Verdict:
+        """The verdict, with the true value of what the claim states noted for a share of it
+        written later ("490 of the clinic's 1,565 visits, or 28.1%")."""
+        facts = truth.facts if isinstance(truth, Derived) else (truth,)
+        self._truths[claim.id] = (truth.value, truth.unit, tuple(facts))
+        return verdict
+
+    def _truth(self, claim: Claim) -> tuple[float, Unit | None, tuple[Fact, ...]] | None:
+        """The true value (unit, facts) of what an amount claim states, found once."""
+        if claim.id not in self._truths and claim.id not in self._checked:
+            self._checked.add(claim.id)
+            if claim.kind == "numeric" and family(claim.unit) != "rate" and claim.per is None:
+                self.numeric(claim, self.bindings[claim.id])
+        return self._truths.get(claim.id)
+
+    def _stated_share(self, claim: Claim, binding: Binding) -> Derived | None:
+        """A share written as the ratio of two figures the answer states beside it: "A of B,
+        or P%", "A …, or P% of B", "Of the B …, A … (P%)". Their true values give the share
+        (a part stated wrong still has its true share), and the claim's words pin it."""
+        if claim.kind != "numeric" or (claim.per is None and family(claim.unit) != "rate"):
+            return None
+        text, (start, end) = self.ctx.answer, binding.sentence
+        around = [c for c in self._ordered if start <= c.span[0] < end and c.value is not None]
+        i = around.index(claim) if claim in around else -1
+        if i < 1 or not _RESTATED.fullmatch(text, around[i - 1].span[1], claim.span[0]):
+            return None
+        part, whole = around[i - 1], None
+        if i >= 2 and _OF_WHOLE.fullmatch(text, around[i - 2].span[1], part.span[0]):
+            part, whole = around[i - 2], part
+        elif i + 1 < len(around) and _OF_AFTER.fullmatch(
+            text, claim.span[1], around[i + 1].span[0]
+        ):
+            whole = around[i + 1]
+        elif around[0] is not part and _OF_START.fullmatch(text, start, around[0].span[0]):
+            whole = around[0]
+        if whole is None:
+            return None
+        a, b = self._truth(part), self._truth(whole)
+        if a is None or b is None or a[1] != b[1] or not 0 < a[0] <= b[0]:
+            return None
+        return Derived(
+            a[0] / b[0], "fraction", (*a[2], *b[2]), "share (stated part and whole)", True
+        )
 
     def _value_of_another(
         self, claim: Claim, binding: Binding, check: _Check, accused: Sequence[Fact]
@@ -524,8 +649,10 @@ class _Verifier:
             )
         if found.how == "ratio":
             return unit == "ratio"
-        if found.how in ("amount per item", "mean"):
+        if found.how in ("amount per item", "mean", "spread"):
             return True
+        if found.how == "difference" and written_signed(claim):
+            return True  # "(+$131 per account)" after the two levels it is the gap of
         if found.how == "relative change" and claim.kind != "comparison":
             # "an increase of 871 visits, or 16.35%": a level written as the size of a change
             return unit in ("percent", "fraction") and bool(RELATIVE_CUE.search(near))
@@ -556,7 +683,7 @@ class _Verifier:
             return False
         if not self._cued(claim, binding, unit, found) or found.how.startswith("complement"):
             return False
-        if found.how == "relative change" and claim.kind != "comparison":
+        if found.how in ("relative change", "difference") and claim.kind != "comparison":
             return False  # a level read as a change's size supports, never accuses
         if found.how == "amount per item":
             return False

@@ -50,6 +50,32 @@ QUARTERLY = [
     for y, q, v in [(2024, 1, 2_093_000), (2024, 2, 2_624_000), (2025, 1, 2_257_000)]
 ]
 
+LABELLED_QUARTERS = [
+    ref(v, "count", name="parcels", params={"depot": "Avon", "year": y, "quarter": 3}, label=q)
+    for y, v, q in [(2024, 398, "Q3 2024"), (2025, 394, "Q3 2025")]
+]
+
+AVON_SCORE = [
+    ref(v, "number", name="avg_score", params={"depot": "Avon", "year": y})
+    for y, v in [(2023, 3.77), (2024, 3.95)]
+]
+
+RATE_USD = ref(
+    {"columns": ["line", "avg_daily_rate_usd"], "rows": [["Red", 219.16], ["Blue", 172.82]]},
+    sql="SELECT line, AVG(rate) AS avg_daily_rate_usd FROM t GROUP BY 1",
+)
+
+DEPOT_SCORES = ref(
+    {"columns": ["depot", "avg_score"], "rows": [["Avon", 4.382], ["Tees", 3.754]]},
+    sql="SELECT depot, AVG(score) AS avg_score FROM r GROUP BY depot",
+)
+ALL_DEPOTS_SCORE = ref(4.095, sql="SELECT AVG(score) FROM r")
+UNLOAD = ref(
+    {"columns": ["depot", "avg_unload_hours"], "rows": [["Avon", 2.4], ["Tees", 2.9]]},
+    sql="SELECT depot, AVG(h) AS avg_unload_hours FROM l GROUP BY depot",
+)
+ALL_UNLOAD = ref(2.62, sql="SELECT AVG(h) AS network_avg_unload_hours FROM l")
+
 DEPOTS = ref(
     {
         "columns": ["depot", "month", "loads", "late_loads", "avg_unload_hours"],
@@ -133,6 +159,29 @@ PAID = ref(
     sql="SELECT line, SUM(amount) AS indemnity_paid, COUNT(*) AS paid_claims FROM p GROUP BY 1",
     column_units={"indemnity_paid": "currency"},
 )
+
+RESERVES = ref(
+    {
+        "columns": ["product", "total_reserve", "total_indemnity"],
+        "rows": [
+            ["Fleet", 1_438_600, 1_237_707],
+            ["Auto", 1_351_720, 1_192_860],
+            ["Home", 1_053_020, 1_153_884],
+        ],
+    },
+    sql="SELECT product, SUM(r) AS total_reserve, SUM(p) AS total_indemnity FROM c GROUP BY 1",
+    column_units={"total_reserve": "currency", "total_indemnity": "currency"},
+)
+RESERVE_TABLE = (
+    "| Product | {} | {} |\n|---|---|---|\n"
+    "| Fleet | {} | $1.24M |\n| Auto | {} | $1.29M |\n| Home | {} | $1.15M |"
+)
+
+OCCUPANCY = [
+    ref(v, "percent", name="occupancy", params={"year": y})
+    for y, v in ((2024, 69.05), (2025, 70.04))
+]
+VISITS = ref({"Maple Grove": 778, "Lakeside Pediatrics": 350}, "count", name="visit_count")
 
 LOSS_RATIO = ref({"Midwest": 64.79, "Pacific": 85.01}, "percent", name="loss_ratio")
 
@@ -262,6 +311,118 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         [STOP_TIME],
         [S, C],
     ),
+    # a range of days (or of months, dashed) that is one calendar period is that period, not
+    # its first and last day: the figure is still the quarter's
+    ("range of dates", "", "Red averaged $2.31 in Q1 2025 (Jan 1 – Mar 31).", FARE, [S]),
+    ("range of dates", "", "Red averaged $2.45 in Q1 2025 (1 January to 31 March).", FARE, [C]),
+    ("range of dates", "", "Red averaged $2.31 in Jan–Mar 2025.", FARE, [S]),
+    # a number written with its sign is a change: the gap of the two levels before it supports
+    # it (a bridge's "+$159.9K" may be a level, so it never accuses)
+    (
+        "signed change",
+        "",
+        "Freight revenue was $2.09M in Q1 2024 and $2.26M in Q1 2025 (+$164K).",
+        QUARTERLY,
+        [S, S, S],
+    ),
+    (
+        "signed change",
+        "",
+        "Freight revenue was $2.09M in Q1 2024 and $2.26M in Q1 2025 (+$194K).",
+        QUARTERLY,
+        [S, S, U],
+    ),
+    (
+        "signed change",
+        "",
+        "Freight revenue was $2.09M in Q1 2024 and $2.26M in Q1 2025 (−$164K).",
+        QUARTERLY,
+        [S, S, U],
+    ),
+    # a reference labelled with its period ("Q3 2024") is for that period, not for an entity
+    # so named: the answer's "Q3 2024" still names the period
+    (
+        "period label",
+        "",
+        "Avon shipped 394 parcels in Q3 2025 versus 398 in Q3 2024 — flat, down 1.0%.",
+        LABELLED_QUARTERS,
+        [S, S, S],
+    ),
+    (
+        "period label",
+        "",
+        "Avon shipped 394 parcels in Q3 2025 versus 398 in Q3 2024 — flat, down 3.0%.",
+        LABELLED_QUARTERS,
+        [S, S, C],
+    ),
+    # a percent restating a change named by a noun ("a gain of …, or about 5%") is its size
+    (
+        "change noun",
+        "",
+        "Avon went from 3.77 in 2023 to 3.95 in 2024, a gain of 0.18 points, or about 5%.",
+        AVON_SCORE,
+        [S, S, S, S],
+    ),
+    # a currency code ending a column's name is its unit, though the name holds "rate"
+    ("currency suffix", "", "Red averaged $219.16 a day and Blue $181.", [RATE_USD], [S, C]),
+    # a share restating two figures the answer states ("A of B, or P%", "A, P% of B", "Of
+    # the B, A (P%)") is their true values' ratio: a part stated wrong still has its true share
+    (
+        "stated part and whole",
+        "",
+        "Avon handled 4,650 of the 8,840 loads, or 52.6%.",
+        [BY_DEPOT],
+        [S, S, S],
+    ),
+    (
+        "stated part and whole",
+        "",
+        "Tees handled 2,500 of the 8,840 loads, or 28.3%.",
+        [BY_DEPOT],
+        [C, S, C],
+    ),
+    (
+        "stated part and whole",
+        "",
+        "Of the 8,840 loads, Avon handled 4,650 (52.6%) and Tees 2,210 (27.5%).",
+        [BY_DEPOT],
+        [S, S, S, S, C],
+    ),
+    (
+        "stated part and whole",
+        "",
+        "Tees and Wear handled 4,190 loads together, 45.2% of the 8,840.",
+        [BY_DEPOT],
+        [S, C, S],
+    ),
+    # a lone unlabelled figure of a column's quantity (anonymous, or named by words holding the
+    # column's) is the overall one a row is compared with
+    (
+        "overall figure",
+        "",
+        "Average score: 4.10.\n\n- Avon: 4.38 (0.29 above)\n- Tees: 3.75 (0.19 below)",
+        [DEPOT_SCORES, ALL_DEPOTS_SCORE],
+        [S, S, S, S, C],
+    ),
+    # a bare decimal is a fraction only by guess: a signed gap in hours may be written bare
+    (
+        "overall figure",
+        "",
+        "| Depot | Unloading | vs network |\n|---|---|---|\n| Avon | 2.4 h | −0.2 |\n"
+        "| Tees | 2.9 h | +0.6 |",
+        [UNLOAD, ALL_UNLOAD],
+        [S, S, S, U],
+    ),
+    # the spread of a column (its top to its bottom) is the gap of its extremes
+    ("spread", "", "The wage spread from top to bottom is $45.10.", [DEPOT_WAGES], [S]),
+    ("spread", "", "The wage spread from top to bottom is $41.10.", [DEPOT_WAGES], [C]),
+    (
+        "spread",
+        "",
+        "The gap between the highest and lowest depot is under 0.6 hours of unloading.",
+        [BY_DEPOT],
+        [S],
+    ),
     # a year param and a quarter param number name that quarter, not the year
     (
         "part of a year",
@@ -280,6 +441,8 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         [U],
     ),
     ("part of a whole", "", "Tees took 2,500 of March's loads.", [DEPOTS], [C]),
+    # a claim naming no row states the one row of the series its words name that has its value
+    ("row of the named series", "", "One depot logged 300 late loads.", [BY_DEPOT], [S]),
     # a ranking whose clause names no metric takes the one its sentence names, and may then
     # support but not accuse (the sentence can name several metrics)
     (
@@ -287,7 +450,7 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         "",
         "Avon leads with 4,650 loads; its late loads were 120.",
         [BY_DEPOT],
-        [U, S, U],
+        [U, S, S],
     ),
     # "a week" after the next number is that number's: it does not make the first one a mean;
     # a total over a period every row is in is the whole column's
@@ -361,6 +524,54 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     ("another quantity's value", "", "South handled 1,187 orders.", [FULFILMENT], [C]),
     ("another quantity's value", "", "North handled 1,150 orders.", [FULFILMENT], [C]),
     # a column whose name ends in "id" without being an id ("indemnity_paid") holds values
+    # a label owns the level in the bracket it opens, or after its possessive, whichever claim
+    # is nearer once the bracket is passed over
+    (
+        "its own number",
+        "",
+        "Against 2024 (69.3%) occupancy rose to 70.0% in 2025.",
+        OCCUPANCY,
+        [C, S],
+    ),
+    (
+        "its own number",
+        "",
+        "Maple Grove completed 778 visits, 2.6 times Lakeside Pediatrics' 305.",
+        [VISITS],
+        [S, C, C],
+    ),
+    # a list's levels naming no period are for the one its lead-in line names, the base of a
+    # change ("against 2024") apart; a figure after a comparison in the item is not
+    (
+        "period of the lead-in",
+        "",
+        "Occupancy in 2025, against 2024:\n\n- chain-wide: 71.2%, up 1.0 point",
+        OCCUPANCY,
+        [C, S],
+    ),
+    (
+        "period of the lead-in",
+        "",
+        "Occupancy in 2025, against 2024:\n- chain-wide: 71.2% vs 69.1%",
+        OCCUPANCY,
+        [C, S],
+    ),
+    # a table's column holds one quantity: the one its other cells state, unless its header
+    # names another (a swapped column is the chatbot's error)
+    (
+        "a column is one quantity",
+        "",
+        RESERVE_TABLE.format("Set aside", "Paid out", "$1.44M", "$1.35M", "$1.05M"),
+        [RESERVES],
+        [S, S, S, C, S, S],
+    ),
+    (
+        "a column is one quantity",
+        "",
+        RESERVE_TABLE.format("Reserve", "Indemnity", "$1.24M", "$1.19M", "$1.15M"),
+        [RESERVES],
+        [C, S, C, C, C, S],
+    ),
     ("not an id column", "", "Homeowners paid $1.44M on 165 claims.", [PAID], [S, S]),
     ("not an id column", "", "Homeowners paid $1.52M on 165 claims.", [PAID], [C, S]),
     # a signed figure beside an entity is its gap to something, never its level
