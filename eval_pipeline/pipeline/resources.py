@@ -39,11 +39,14 @@ CONNECTION_FIELDS = (
 )
 
 
+def _variable(field: str) -> str:
+    return f"EVAL_{field.upper()}"
+
+
 def _connection(field: str, value: str | None) -> str | None:
     """A field's value, reading its variable where it still holds the ``EnvVar``'s name: outside
     a run Dagster has not resolved it, and a copy made by validation keeps only the name."""
-    name = f"EVAL_{field.upper()}"
-    return os.environ.get(name) if value == name else value
+    return os.environ.get(_variable(field)) if value == _variable(field) else value
 
 
 class EvalSettings(ConfigurableResource):  # type: ignore[type-arg]
@@ -69,7 +72,7 @@ class EvalSettings(ConfigurableResource):  # type: ignore[type-arg]
     @classmethod
     def from_environment(cls, overrides: Mapping[str, str] | None = None) -> "EvalSettings":
         """The resource ``dagster dev`` shows: each connection variable that is set, by name."""
-        names = {f: f"EVAL_{f.upper()}" for f in CONNECTION_FIELDS}
+        names = {f: _variable(f) for f in CONNECTION_FIELDS}
         set_here = {f: EnvVar(name) for f, name in names.items() if name in os.environ}
         return cls(overrides=dict(overrides or {}), **set_here)
 
