@@ -42,7 +42,7 @@ def child(home: Path, golden: Path, url: str, bot_url: str, concurrency: int, on
     wall = time.perf_counter() - start
     usage = resource.getrusage(resource.RUSAGE_SELF)
     result = {"cpu_s": usage.ru_utime + usage.ru_stime, "wall_s": wall}
-    print(json.dumps({**result, "cases": summary["cases_total"]}), flush=True)
+    print(json.dumps({**result, "cases": summary.cases_total}), flush=True)
 
 
 def one(root: Path, size: int, on: bool, round_: int, url: str, bot_url: str) -> dict[str, float]:

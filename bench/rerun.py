@@ -52,14 +52,12 @@ def main(argv: list[str] | None = None) -> str:
             summary = evaluate(RUN_KEY, overrides=settings)
             noop = time.perf_counter() - start
             launched = len(DagsterInstance.get().get_runs()) - runs_before
-    reused = sum(c["reused"] for c in summary["cases"])
-    if cold_summary["cases_error"]:
-        raise SystemExit(f"cold run: {cold_summary['cases_error']} case(s) in error")
-    print(
-        f"noop: cases={summary['cases_total']} reused={reused} calls={summary['calls']} "
-        f"dagster_runs={launched}"
-    )
-    calls = sum(summary["calls"].values())
+    reused = sum(c.reused for c in summary.cases)
+    made = summary.calls.model_dump() if summary.calls else {}
+    if cold_summary.cases_error:
+        raise SystemExit(f"cold run: {cold_summary.cases_error} case(s) in error")
+    print(f"noop: cases={summary.cases_total} reused={reused} calls={made} dagster_runs={launched}")
+    calls = sum(made.values())
     line = f"rerun: cold={cold:.1f}s noop={noop:.1f}s ratio={noop / cold:.3f} calls={calls}"
     print(line, flush=True)
     return line

@@ -108,8 +108,8 @@ def child(home: Path, golden: Path, url: str, bot_url: str, concurrency: int) ->
     own = sampler.high_water_of.pop(os.getpid(), 0.0)
     result = {
         "seconds": elapsed,
-        "cases": summary["cases_total"],
-        "errors": summary["cases_error"],
+        "cases": summary.cases_total,
+        "errors": summary.cases_error,
         "peak_mib": sampler.high_water,
         "own_peak_mib": own,
         "sampled_mib": sampler.sampled,

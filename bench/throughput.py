@@ -99,17 +99,17 @@ def child(home: Path, golden: Path, url: str, bot_url: str, concurrency: int) ->
     own = resource.getrusage(resource.RUSAGE_SELF)
     result = {
         "seconds": elapsed,
-        "cases": summary["cases_total"],
-        "passed": summary["cases_passed"],
-        "errors": summary["cases_error"],
-        "verdict_counts": summary["verdict_counts"],
-        "calls": summary["calls"],
+        "cases": summary.cases_total,
+        "passed": summary.cases_passed,
+        "errors": summary.cases_error,
+        "verdict_counts": summary.verdict_counts,
+        "calls": summary.calls.model_dump() if summary.calls else None,
         "cpu_s": total,
         "own_cpu_s": own.ru_utime + own.ru_stime,
         "setup_cpu_s": setup,
         "encoder_cpu_s": sum(running[p] for p in encoder),
         "unreaped": [" ".join(common.cmdline(p)) for p in unreaped],
-        "trace_export": summary.get("trace_export"),
+        "trace_export": summary.trace_export.model_dump() if summary.trace_export else None,
     }
     print(json.dumps(result), flush=True)
 

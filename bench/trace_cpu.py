@@ -50,11 +50,11 @@ def child(home: Path, golden: Path, url: str, bot_url: str, concurrency: int) ->
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = {
         "seconds": elapsed,
-        "cases": summary["cases_total"],
-        "errors": summary["cases_error"],
+        "cases": summary.cases_total,
+        "errors": summary.cases_error,
         "cpu_s": own.ru_utime + own.ru_stime,
         "children_cpu_s": children.ru_utime + children.ru_stime,
-        "trace_export": summary["trace_export"],
+        "trace_export": summary.trace_export.model_dump() if summary.trace_export else None,
     }
     print(json.dumps(result), flush=True)
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.demo import tiny
 from eval_pipeline.settings import PROJECT_ROOT
 
@@ -101,8 +102,9 @@ def comparable_scores(payload: Mapping[str, Any]) -> dict[str, Any]:
     return {**payload, "dimensions": comparable_dimensions(payload["dimensions"])}
 
 
-def comparable_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
+def comparable_summary(run: RunSummary) -> dict[str, Any]:
     """What two runs on the same inputs must agree on: cases, scores, verdicts, counts."""
+    summary = run.model_dump(mode="json")
     return {
         "totals": {
             k: summary[k]

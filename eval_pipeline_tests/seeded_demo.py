@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from dagster import DagsterInstance
 
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.demo import warehouse
 from eval_pipeline.demo.bot.runner import start_bot
 from eval_pipeline.runner.evaluate import evaluate
@@ -16,7 +16,7 @@ FAULT_SEED = 3  # fails some of the 30 cases and passes the others
 
 def evaluate_seeded_demo(
     tmp: Path, run_key: str, instance: DagsterInstance, *, ttft_s: float, **settings: str
-) -> tuple[dict[str, Any], dict[str, str]]:
+) -> tuple[RunSummary, dict[str, str]]:
     """The summary of the 30 demo cases, answered by the demo bot with ``FAULT_SEED``, and the
     settings they ran with (everything under ``tmp``, plus ``settings``)."""
     url = f"sqlite:///{tmp / 'demo.db'}"

@@ -49,4 +49,4 @@ def _records(store_url: str, run_key: str) -> dict[str, Any]:
     store = ResultsStore(store_url)
     records: dict[str, Any] = {step: store.latest(step, run_key) for step in CASE_STEPS}
     assert all(records.values()), f"run {run_key} stored no records of some step"
-    return {**records, "eval_run": store.run_record("eval_run", run_key)}
+    return {**records, "eval_run": store.run_summary(run_key)}

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.core.tracing.spans import case_trace_ids
 from eval_pipeline.settings import PROJECT_ROOT
 from eval_pipeline_tests.conftest import require_service
@@ -121,7 +122,7 @@ def phoenix_spans(url: str, project: str, expected: int, timeout_s: float = 60.0
 @pytest.fixture(scope="module")
 def demo_run(
     phoenix: str, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[dict[str, Any], list[dict]]:
+) -> tuple[RunSummary, list[dict]]:
     """The demo evaluated with the export pointed at Phoenix: the summary and Phoenix's spans."""
     tmp = tmp_path_factory.mktemp("demo")
     with eval_instance() as instance:
@@ -133,27 +134,27 @@ def demo_run(
             otel_endpoint=phoenix,
             otel_service_name=PROJECT,
         )
-    exported = summary["trace_export"]
-    return summary, phoenix_spans(phoenix, PROJECT, exported["spans"])
+    exported = summary.trace_export
+    return summary, phoenix_spans(phoenix, PROJECT, exported.spans)
 
 
 def test_phoenix_holds_every_case_of_the_demo_run_with_its_spans_and_scores(
-    demo_run: tuple[dict[str, Any], list[dict]],
+    demo_run: tuple[RunSummary, list[dict]],
 ) -> None:
     summary, spans = demo_run
-    exported = summary["trace_export"]
-    assert exported["failed"] == 0 and exported["exported"] == exported["spans"] == len(spans)
+    exported = summary.trace_export
+    assert exported.failed == 0 and exported.exported == exported.spans == len(spans)
     by_trace: dict[str, list[dict]] = {}
     for span in spans:
         by_trace.setdefault(span["context"]["trace_id"], []).append(span)
     golden = {c["id"]: c for c in json.loads(GOLDEN.read_text())}
-    assert len(summary["cases"]) == len(golden) == 30
+    assert len(summary.cases) == len(golden) == 30
     assert len(by_trace) == len(golden), "one trace per case"
-    for case in summary["cases"]:
-        trace_id, root_id = case_trace_ids(PROJECT, "demo-traces", case["case_id"])
+    for case in summary.cases:
+        trace_id, root_id = case_trace_ids(PROJECT, "demo-traces", case.case_id)
         got = by_trace[f"{trace_id:032x}"]
         (root,) = [s for s in got if s["parent_id"] is None]
-        assert root["name"] == f"case {case['case_id']}"
+        assert root["name"] == f"case {case.case_id}"
         assert root["context"]["span_id"] == f"{root_id:016x}"
         assert root["span_kind"] == "CHAIN" and root["attributes"]["session.id"] == "demo-traces"
         named = {s["name"]: s for s in got}
@@ -167,8 +168,8 @@ def test_phoenix_holds_every_case_of_the_demo_run_with_its_spans_and_scores(
         assert answered == (chatbot["status_code"] != "ERROR")
         assert not answered or chatbot["attributes"]["eval.chatbot.ttft_s"] > 0
         references = [s for s in got if s["name"] == "reference"]
-        expected = golden[case["case_id"]].get("reference", []) if answered else []
-        assert len(references) == len(expected), case["case_id"]
+        expected = golden[case.case_id].get("reference", []) if answered else []
+        assert len(references) == len(expected), case.case_id
         computed = []
         for reference in references:
             assert reference["span_kind"] == "TOOL"
@@ -180,24 +181,24 @@ def test_phoenix_holds_every_case_of_the_demo_run_with_its_spans_and_scores(
         assert sorted(computed) == sorted(
             (next(str(r[k]) for k in SOURCES if r.get(k)), canonical(r.get("params", {})))
             for r in expected
-        ), case["case_id"]
+        ), case.case_id
         scoring = named["scoring"]["attributes"]
         assert named["scoring"]["span_kind"] == "EVALUATOR"
-        for dim, result in case["dimensions"].items():
-            assert scoring[f"eval.{dim}.state"] == result["state"], (case["case_id"], dim)
-            if result["score"] is not None:
-                assert scoring[f"eval.{dim}.score"] == pytest.approx(result["score"])
+        for dim, result in case.dimensions.items():
+            assert scoring[f"eval.{dim}.state"] == result.state, (case.case_id, dim)
+            if result.score is not None:
+                assert scoring[f"eval.{dim}.score"] == pytest.approx(result.score)
         outcome = named["outcome"]["attributes"]
-        assert outcome["eval.passed"] == case["passed"]
-        if case["overall"] is not None:
-            assert outcome["eval.overall"] == pytest.approx(case["overall"])
+        assert outcome["eval.passed"] == case.passed
+        if case.overall is not None:
+            assert outcome["eval.overall"] == pytest.approx(case.overall)
         verdicts = named["verification"]["attributes"]
-        for label, count in case["verdict_counts"].items():
-            assert verdicts[f"eval.verdicts.{label}"] == count, (case["case_id"], label)
+        for label, count in case.verdict_counts.items():
+            assert verdicts[f"eval.verdicts.{label}"] == count, (case.case_id, label)
 
 
 def test_phoenix_groups_the_run_as_a_session(phoenix: str, demo_run: tuple) -> None:
     summary, _ = demo_run
     query = urllib.parse.urlencode({"session_identifier": "demo-traces", "limit": 100})
     traces = get(f"{phoenix}/v1/projects/{PROJECT}/traces?{query}")["data"]
-    assert len(traces) == len(summary["cases"])
+    assert len(traces) == len(summary.cases)

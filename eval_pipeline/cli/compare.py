@@ -19,6 +19,13 @@ from eval_pipeline.settings import load_settings
 if TYPE_CHECKING:
     from eval_pipeline.core.analysis.history import HistoryEntry
     from eval_pipeline.core.results_store import ResultsStore
+    from eval_pipeline.core.summary import (
+        CaseChange,
+        Comparison,
+        RoutingChanges,
+        RunSummary,
+        ScoreDelta,
+    )
 
 
 def _store() -> ResultsStore:
@@ -27,18 +34,25 @@ def _store() -> ResultsStore:
     return open_results_store(load_settings())
 
 
-def load_summary(ref: str, store: ResultsStore | None = None) -> dict[str, Any]:
+def load_summary(ref: str, store: ResultsStore | None = None) -> RunSummary:
     """A run summary by run key from the results store, or from a ``summary.json`` path."""
+    from pydantic import ValidationError
+
+    from eval_pipeline.core.summary import RunSummary
+
     path = Path(ref)
     if ref.endswith(".json") and path.is_file():
         try:
-            summary = json_text.loads(path.read_text(encoding="utf-8"))
+            loaded = json_text.loads(path.read_text(encoding="utf-8"))
         except (ValueError, UnicodeDecodeError) as exc:
             raise ValueError(f"{path}: not a readable run summary: {exc}") from None
-        if not (isinstance(summary, dict) and isinstance(summary.get("cases"), list)):
-            raise ValueError(f"{path}: not a run summary (no list of cases)")
-        return summary
-    found = (store or _store()).run_record("eval_run", ref)
+        try:
+            return RunSummary.model_validate(loaded)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise ValueError(f"{path}: not a run summary: {where}: {first['msg']}") from None
+    found = (store or _store()).run_summary(ref)
     if found is None:
         raise ValueError(f"no run summary for run key {ref!r} in the results store")
     return found
@@ -48,51 +62,53 @@ def _fmt(value: float | None, spec: str = ".2f") -> str:
     return "—" if value is None else format(value, spec)
 
 
-def _ci_line(label: str, stats: Mapping[str, Any]) -> str:
-    if stats["mean_delta"] is None:
+def _ci_line(label: str, stats: ScoreDelta) -> str:
+    if stats.mean_delta is None:
         return f"  {label:<16} no pairs"
     ci = (
-        f"CI [{stats['ci_low']:+.3f}, {stats['ci_high']:+.3f}]"
-        if stats["ci_low"] is not None
+        f"CI [{stats.ci_low:+.3f}, {stats.ci_high:+.3f}]"
+        if stats.ci_low is not None and stats.ci_high is not None
         else "CI — (too few pairs)"
     )
-    return f"  {label:<16} Δ {stats['mean_delta']:+.3f}  {ci}  n={stats['pairs']}"
+    return f"  {label:<16} Δ {stats.mean_delta:+.3f}  {ci}  n={stats.pairs}"
 
 
-def _case_lines(case: Mapping[str, Any]) -> list[str]:
+def _case_lines(case: CaseChange) -> list[str]:
     head = (
-        f"  {case['case_id']}: {case['base_result']} → {case['head_result']}, overall "
-        f"{_fmt(case['base_overall'])} → {_fmt(case['head_overall'])}"
+        f"  {case.case_id}: {case.base_result} → {case.head_result}, overall "
+        f"{_fmt(case.base_overall)} → {_fmt(case.head_overall)}"
     )
     lines = [head]
-    lines += [f"      + gate {g}" for g in case["gates_added"]]
-    lines += [f"      - gate {g}" for g in case["gates_removed"]]
-    if case["verdict_changes"]:
-        changes = ", ".join(f"{k} {v:+d}" for k, v in case["verdict_changes"].items())
+    lines += [f"      + gate {g}" for g in case.gates_added]
+    lines += [f"      - gate {g}" for g in case.gates_removed]
+    if case.verdict_changes:
+        changes = ", ".join(f"{k} {v:+d}" for k, v in case.verdict_changes.items())
         lines.append(f"      claims: {changes}")
-    for d in case["dimension_changes"]:
-        if d["base_state"] == d["head_state"] == "scored":
-            what = f"{_fmt(d['base_score'])} → {_fmt(d['head_score'])}"
+    for d in case.dimension_changes:
+        if d.base_state == d.head_state == "scored":
+            what = f"{_fmt(d.base_score)} → {_fmt(d.head_score)}"
         else:
-            what = f"{d['base_state'] or 'absent'} → {d['head_state'] or 'absent'}"
-        lines.append(f"      {d['dimension']}: {what}: {d['head_reason'] or d['base_reason']}")
+            what = f"{d.base_state or 'absent'} → {d.head_state or 'absent'}"
+        lines.append(f"      {d.dimension}: {what}: {d.head_reason or d.base_reason}")
     return lines
 
 
-def _routing_lines(routing: Mapping[str, Any]) -> list[str]:
+def _routing_lines(routing: RoutingChanges) -> list[str]:
     """Intent routing: accuracy on the cases both runs route, and each case whose route flipped."""
-    if not routing.get("cases"):
+    if not routing.cases:
         return []
     lines = [
-        f"routing: {routing['cases']} cases, accuracy "
-        f"{_fmt(routing['base_accuracy'], '.0%')} → {_fmt(routing['head_accuracy'], '.0%')}; "
-        f"routing regressions: {len(routing['regressions'])}"
+        f"routing: {routing.cases} cases, accuracy "
+        f"{_fmt(routing.base_accuracy, '.0%')} → {_fmt(routing.head_accuracy, '.0%')}; "
+        f"routing regressions: {len(routing.regressions)}"
     ]
-    for title, key in (("now misrouted", "regressions"), ("now routed right", "improvements")):
+    for title, changes in (
+        ("now misrouted", routing.regressions),
+        ("now routed right", routing.improvements),
+    ):
         lines += [
-            f"  {c['case_id']}: {title}: expected {c['expected']}, "
-            f"{c['base_intent']} → {c['head_intent']}"
-            for c in routing[key]
+            f"  {c.case_id}: {title}: expected {c.expected}, {c.base_intent} → {c.head_intent}"
+            for c in changes
         ]
     return lines
 
@@ -104,36 +120,43 @@ ERROR_CHANGES = {
 }
 
 
-def format_comparison(result: Mapping[str, Any]) -> str:
+def format_comparison(result: Comparison) -> str:
     """The comparison as a readable text report."""
-    level = result["level"]
-    m = result["mcnemar"]
+    level = result.level
+    m = result.mcnemar
     lines = [
-        f"compare {result['base_run_key']} (base) → {result['head_run_key']} (head)",
-        f"paired cases: {result['paired_cases']}; pass rate "
-        f"{_fmt(result['pass_rate']['base'], '.0%')} → {_fmt(result['pass_rate']['head'], '.0%')}",
+        f"compare {result.base_run_key} (base) → {result.head_run_key} (head)",
+        f"paired cases: {result.paired_cases}; pass rate "
+        f"{_fmt(result.pass_rate.base, '.0%')} → {_fmt(result.pass_rate.head, '.0%')}",
     ]
-    for label, key in (("only in base", "only_in_base"), ("only in head", "only_in_head")):
-        if result[key]:
-            lines.append(f"{label} (not paired): {', '.join(result[key])}")
+    for label, ids in (
+        ("only in base", result.only_in_base),
+        ("only in head", result.only_in_head),
+    ):
+        if ids:
+            lines.append(f"{label} (not paired): {', '.join(ids)}")
     lines += [
-        f"McNemar over the {result['answered_pairs']} pairs answered in both runs: "
-        f"{m['pass_to_fail']} pass→fail, {m['fail_to_pass']} fail→pass, p = {m['p_value']:.4g}",
+        f"McNemar over the {result.answered_pairs} pairs answered in both runs: "
+        f"{m.pass_to_fail} pass→fail, {m.fail_to_pass} fail→pass, p = {m.p_value:.4g}",
         f"score deltas (head − base, {1 - level:.0%} paired bootstrap):",
-        _ci_line("overall", result["overall"]),
-        *(_ci_line(name, stats) for name, stats in result["dimensions"].items()),
+        _ci_line("overall", result.overall),
+        *(_ci_line(name, stats) for name, stats in result.dimensions.items()),
     ]
-    for title, key in (("regressions", "regressions"), ("improvements", "improvements")):
-        lines.append(f"{title}: {len(result[key])}")
-        for case in result[key]:
+    for title, cases in (
+        ("regressions", result.regressions),
+        ("improvements", result.improvements),
+    ):
+        lines.append(f"{title}: {len(cases)}")
+        for case in cases:
             lines += _case_lines(case)
-    lines += _routing_lines(result.get("routing") or {})
+    lines += _routing_lines(result.routing)
+    changes = dict(result.error_changes)
     for kind, title in ERROR_CHANGES.items():
-        changed = result["error_changes"][kind]
+        changed = changes[kind]
         lines.append(f"{title}: {len(changed)}")
-        lines += [f"  {c['case_id']}: {c['base_result']} → {c['head_result']}" for c in changed]
-    if result["significant_regression"]:
-        lines.append("SIGNIFICANT REGRESSION: " + "; ".join(result["significance_reasons"]))
+        lines += [f"  {c.case_id}: {c.base_result} → {c.head_result}" for c in changed]
+    if result.significant_regression:
+        lines.append("SIGNIFICANT REGRESSION: " + "; ".join(result.significance_reasons))
     else:
         lines.append(f"no significant regression at level {level:g}")
     return "\n".join(lines)
@@ -151,9 +174,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2), encoding="utf-8")
+        Path(args.json).write_text(
+            json.dumps(result.model_dump(mode="json"), indent=2), encoding="utf-8"
+        )
     print(format_comparison(result))
-    return 1 if result["significant_regression"] else 0
+    return 1 if result.significant_regression else 0
 
 
 def format_trend(result: Mapping[str, Any]) -> str:
@@ -195,7 +220,9 @@ def format_history(entries: Sequence[HistoryEntry]) -> str:
     def label(e: HistoryEntry) -> str:
         return f"{e.run_key} #{e.attempt}"
 
-    summaries = [{**e.summary, "run_key": label(e)} for e in entries if e.summary is not None]
+    summaries = [
+        e.summary.model_copy(update={"run_key": label(e)}) for e in entries if e.summary is not None
+    ]
     table = trend(summaries)
     eligible = [
         e.summary

@@ -52,7 +52,7 @@ def run_helpdesk_demo(args: argparse.Namespace) -> int:
     from eval_pipeline.demo import helpdesk
     from eval_pipeline.demo.helpdesk_bot import HelpdeskBot, serve
     from eval_pipeline.runner.conversations import evaluate_conversations
-    from eval_pipeline.runner.evaluate import evaluate, new_run_key, summary_path
+    from eval_pipeline.runner.evaluate import evaluate, new_run_key
     from eval_pipeline.runner.interrupt import stoppable
 
     start_reference_process()
@@ -80,7 +80,7 @@ def run_helpdesk_demo(args: argparse.Namespace) -> int:
         )
     )
     _print_summary(logged)
-    print(f"logged conversations summary: {summary_path(logged)}")
+    print(f"logged conversations summary: {logged.summary_path}")
     _print_summary(golden)
-    print(summary_path(golden))
+    print(golden.summary_path)
     return 0

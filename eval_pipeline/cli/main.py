@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, get_args
 
 from eval_pipeline.cli.args import fraction, port
 from eval_pipeline.cli.calibrate import add_subcommands as add_calibrate_subcommands
@@ -29,38 +29,41 @@ from eval_pipeline.core.problems import COMMAND_LINE, SETTINGS, InputError, conf
 from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.settings import ExecutorKind, load_settings
 
+if TYPE_CHECKING:
+    from eval_pipeline.core.summary import RunSummary
 
-def _print_summary(summary: dict[str, Any]) -> None:
-    cases = summary["cases"]
-    width = max([len(c["case_id"]) for c in cases] + [4])
-    print(f"\nrun {summary['run_key']}")
+
+def _print_summary(summary: RunSummary) -> None:
+    cases = summary.cases
+    width = max([len(c.case_id) for c in cases] + [4])
+    print(f"\nrun {summary.run_key}")
     print(f"{'case':<{width}}  result  overall  claims ✓/✗/?  gate failures")
     for c in cases:
-        result = "error" if c["state"] == "error" else ("pass" if c["passed"] else "FAIL")
-        overall = "—" if c["overall"] is None else f"{c['overall']:.2f}"
-        v = c["verdict_counts"]
+        result = "FAIL" if c.result == "fail" else c.result
+        overall = "—" if c.overall is None else f"{c.overall:.2f}"
+        v = c.verdict_counts
         claims = f"{v.get('supported', 0)}/{v.get('contradicted', 0)}/{v.get('unverifiable', 0)}"
-        gates = "; ".join(c["gate_failures"])
-        print(f"{c['case_id']:<{width}}  {result:<6}  {overall:>7}  {claims:>12}  {gates[:90]}")
-    claims = ", ".join(f"{n} {verdict}" for verdict, n in summary["verdict_counts"].items())
+        gates = "; ".join(c.gate_failures)
+        print(f"{c.case_id:<{width}}  {result:<6}  {overall:>7}  {claims:>12}  {gates[:90]}")
+    claims = ", ".join(f"{n} {verdict}" for verdict, n in summary.verdict_counts.items())
     print(
-        f"\n{summary['cases_passed']}/{summary['cases_total']} passed "
-        f"(pass rate {summary['pass_rate']:.0%}, coverage {summary['coverage']:.0%}, "
-        f"errors {summary['cases_error']}); claims: {claims}"
+        f"\n{summary.cases_passed}/{summary.cases_total} passed "
+        f"(pass rate {summary.pass_rate:.0%}, coverage {summary.coverage:.0%}, "
+        f"errors {summary.cases_error}); claims: {claims}"
     )
-    if summary["cases_error"]:
-        kinds = ", ".join(f"{kind} {n}" for kind, n in summary.get("error_counts", {}).items())
+    if summary.cases_error:
+        kinds = ", ".join(f"{kind} {n}" for kind, n in summary.error_counts.items())
         erred = ", ".join(
             f"{name} in {states['error']}"
-            for name, states in summary["dimension_states"].items()
+            for name, states in summary.dimension_states.items()
             if states.get("error")
         )
         print(f"cases in error by cause: {kinds}; dimensions in error: {erred or 'none'}")
-    traces = summary.get("trace_export")
+    traces = summary.trace_export
     if traces:
-        lost = f", {traces['failed']} failed ({traces['reason']})" if traces["failed"] else ""
-        print(f"traces: {traces['exported']}/{traces['spans']} spans to {traces['endpoint']}{lost}")
-    print(f"report: {summary['report_path']}")
+        lost = f", {traces.failed} failed ({traces.reason})" if traces.failed else ""
+        print(f"traces: {traces.exported}/{traces.spans} spans to {traces.endpoint}{lost}")
+    print(f"report: {summary.report_path}")
 
 
 def start_reference_process() -> None:
@@ -71,11 +74,11 @@ def start_reference_process() -> None:
     default_bkg_process().start()
 
 
-def gate_exit_code(summary: dict[str, Any], min_pass_rate: float | None) -> int:
+def gate_exit_code(summary: RunSummary, min_pass_rate: float | None) -> int:
     """1 when the run fails its gate: any failed or errored case, or a pass rate below the bar."""
     if min_pass_rate is None:
-        return 0 if summary["cases_passed"] == summary["cases_total"] else 1
-    return 0 if summary["pass_rate"] >= min_pass_rate else 1
+        return 0 if summary.cases_passed == summary.cases_total else 1
+    return 0 if summary.pass_rate >= min_pass_rate else 1
 
 
 def _evaluate(
@@ -87,7 +90,7 @@ def _evaluate(
     start_reference_process()
     from eval_pipeline.core.report.claim_results import with_claims
     from eval_pipeline.core.report.junit import junit_xml
-    from eval_pipeline.runner.evaluate import evaluate, summary_path
+    from eval_pipeline.runner.evaluate import evaluate
     from eval_pipeline.runner.interrupt import stoppable
 
     if args.refresh:
@@ -107,7 +110,7 @@ def _evaluate(
     if args.junit:
         Path(args.junit).write_text(junit_xml(with_claims(summary)), encoding="utf-8")
         print(f"junit: {args.junit}")
-    print(summary_path(summary))
+    print(summary.summary_path)
     return gate_exit_code(summary, args.min_pass_rate) if gate else 0
 
 
@@ -224,14 +227,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_conversations(args: argparse.Namespace) -> int:
     start_reference_process()
     from eval_pipeline.runner.conversations import evaluate_conversations
-    from eval_pipeline.runner.evaluate import new_run_key, summary_path
+    from eval_pipeline.runner.evaluate import new_run_key
     from eval_pipeline.runner.interrupt import stoppable
 
     load_settings()
     run_key = args.run_key or new_run_key("conversations")
     summary = stoppable(lambda: evaluate_conversations(run_key, last=args.last))
     _print_summary(summary)
-    print(summary_path(summary))
+    print(summary.summary_path)
     return 0
 
 

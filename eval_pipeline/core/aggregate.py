@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from statistics import fmean
-from typing import Any, Literal
+from typing import Literal
 
 from eval_pipeline.core.models import (
     DIMENSION_STATES,
@@ -24,8 +24,14 @@ from eval_pipeline.core.models import (
     CaseScores,
     DimensionResult,
 )
-
-SUMMARY_SCHEMA_VERSION = 1
+from eval_pipeline.core.summary import (
+    CaseRoute,
+    CaseSummary,
+    DimensionSummary,
+    Latency,
+    RoutingSummary,
+    RunSummary,
+)
 
 
 @dataclass(frozen=True)
@@ -285,7 +291,7 @@ def _percentile(values: Sequence[float], q: float) -> float | None:
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 4)
 
 
-def latency_summary(outcomes: Sequence[CaseOutcome]) -> dict[str, float | None]:
+def latency_summary(outcomes: Sequence[CaseOutcome]) -> Latency:
     """Mean and 95th percentile of total latency and time to first token over answered cases."""
     measured: dict[str, list[float]] = {"latency_s": [], "ttft_s": []}
     for o in outcomes:
@@ -295,51 +301,71 @@ def latency_summary(outcomes: Sequence[CaseOutcome]) -> dict[str, float | None]:
             if isinstance(value, int | float):
                 values.append(float(value))
     totals, ttfts = measured["latency_s"], measured["ttft_s"]
-    return {
-        "mean_s": _mean(totals),
-        "p95_s": _percentile(totals, 0.95),
-        "ttft_mean_s": _mean(ttfts),
-        "ttft_p95_s": _percentile(ttfts, 0.95),
-    }
+    return Latency(
+        mean_s=_mean(totals),
+        p95_s=_percentile(totals, 0.95),
+        ttft_mean_s=_mean(ttfts),
+        ttft_p95_s=_percentile(ttfts, 0.95),
+    )
 
 
-def case_route(outcome: CaseOutcome) -> dict[str, Any] | None:
+def case_route(outcome: CaseOutcome) -> CaseRoute | None:
     """The expected and the routed intent of a case that expects one."""
     routing = outcome.dimensions.get("routing")
     expected = routing.details.get("expected_intent") if routing else None
     if not expected or routing is None:
         return None
-    return {"expected": expected, "intent": routing.details.get("intent")}
+    return CaseRoute(expected=expected, intent=routing.details.get("intent"))
 
 
-def routing_summary(outcomes: Sequence[CaseOutcome]) -> dict[str, Any]:
+def routing_summary(outcomes: Sequence[CaseOutcome]) -> RoutingSummary:
     """The intent confusion matrix (expected → routed → cases) over the cases expecting one."""
     confusion: dict[str, Counter[str]] = {}
     for o in outcomes:
         route = case_route(o)
         if route is not None:
-            routed = route["intent"] or NO_INTENT
-            confusion.setdefault(route["expected"], Counter())[routed] += 1
+            routed = route.intent or NO_INTENT
+            confusion.setdefault(route.expected, Counter())[routed] += 1
     cases = sum(c.total() for c in confusion.values())
     correct = sum(c[expected] for expected, c in confusion.items())
     labels = sorted({*confusion, *(i for c in confusion.values() for i in c)})
-    return {
-        "cases": cases,
-        "correct": correct,
-        "accuracy": round(correct / cases, 4) if cases else None,
-        "intents": labels,
-        "confusion": {e: dict(sorted(c.items())) for e, c in sorted(confusion.items())},
-    }
+    return RoutingSummary(
+        cases=cases,
+        correct=correct,
+        accuracy=round(correct / cases, 4) if cases else None,
+        intents=labels,
+        confusion={e: dict(sorted(c.items())) for e, c in sorted(confusion.items())},
+    )
 
 
 def _gate_kind(reason: str) -> str:
     return reason.split(":", 1)[0]
 
 
-def summarize_run(
-    run_key: str, outcomes: Sequence[CaseOutcome], *, report_path: str
-) -> dict[str, Any]:
-    """The run summary JSON; its fields are documented in docs/formats.md and kept stable."""
+def case_summary(outcome: CaseOutcome) -> CaseSummary:
+    """A case as the run summary lists it: its outcome, each dimension without its evidence."""
+    return CaseSummary(
+        case_id=outcome.case_id,
+        overall=outcome.overall,
+        passed=outcome.passed,
+        state=outcome.state,
+        profile=outcome.profile,
+        gate_failures=outcome.gate_failures,
+        errors=outcome.errors,
+        warnings=outcome.warnings,
+        verdict_counts=outcome.verdict_counts,
+        tags=outcome.tags,
+        routing=case_route(outcome),
+        dimensions={
+            name: DimensionSummary(score=d.score, state=d.state, method=d.method, reason=d.reason)
+            for name, d in outcome.dimensions.items()
+        },
+    )
+
+
+def summarize_run(run_key: str, outcomes: Sequence[CaseOutcome], *, report_path: str) -> RunSummary:
+    """The run summary of the cases' outcomes; ``eval_run`` adds what the store knows (calls,
+    cost, reuse, traces, the comparison)."""
     total = len(outcomes)
     passed = sum(o.passed for o in outcomes)
     errored = sum(o.state == "error" for o in outcomes)
@@ -359,49 +385,24 @@ def summarize_run(
             states.setdefault(name, Counter())[dim.state] += 1
             if dim.state == "scored" and dim.score is not None:
                 scores.setdefault(name, []).append(dim.score)
-    return {
-        "schema_version": SUMMARY_SCHEMA_VERSION,
-        "run_key": run_key,
-        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "report_path": report_path,
-        "cases_total": total,
-        "cases_passed": passed,
-        "cases_failed": total - passed - errored,
-        "cases_error": errored,
-        "pass_rate": round(passed / total, 4) if total else 0.0,
-        "coverage": round((total - errored) / total, 4) if total else 0.0,
-        "mean_overall": _mean(overall),
-        "latency": latency_summary(outcomes),
-        "dimension_means": {d: _mean(v) for d, v in scores.items()},
-        "dimension_states": {d: {s: c[s] for s in DIMENSION_STATES} for d, c in states.items()},
-        "verdict_counts": {k: verdicts.get(k, 0) for k in VERDICT_LABELS},
-        "gate_failure_counts": dict(sorted(gate_kinds.items())),
-        "error_counts": dict(sorted(error_kinds.items())),
-        "profiles": dict(sorted(profiles.items())),
-        "routing": routing_summary(outcomes),
-        "cases": [
-            {
-                "case_id": o.case_id,
-                "overall": o.overall,
-                "passed": o.passed,
-                "state": o.state,
-                "profile": o.profile,
-                "gate_failures": o.gate_failures,
-                "errors": o.errors,
-                "warnings": o.warnings,
-                "verdict_counts": o.verdict_counts,
-                "tags": o.tags,
-                "routing": case_route(o),
-                "dimensions": {
-                    name: {
-                        "score": d.score,
-                        "state": d.state,
-                        "method": d.method,
-                        "reason": d.reason,
-                    }
-                    for name, d in o.dimensions.items()
-                },
-            }
-            for o in outcomes
-        ],
-    }
+    return RunSummary(
+        run_key=run_key,
+        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        report_path=report_path,
+        cases_total=total,
+        cases_passed=passed,
+        cases_failed=total - passed - errored,
+        cases_error=errored,
+        pass_rate=round(passed / total, 4) if total else 0.0,
+        coverage=round((total - errored) / total, 4) if total else 0.0,
+        mean_overall=_mean(overall),
+        latency=latency_summary(outcomes),
+        dimension_means={d: _mean(v) for d, v in scores.items()},
+        dimension_states={d: {s: c[s] for s in DIMENSION_STATES} for d, c in states.items()},
+        verdict_counts={k: verdicts.get(k, 0) for k in VERDICT_LABELS},
+        gate_failure_counts=dict(sorted(gate_kinds.items())),
+        error_counts=dict(sorted(error_kinds.items())),
+        profiles=dict(sorted(profiles.items())),
+        routing=routing_summary(outcomes),
+        cases=[case_summary(o) for o in outcomes],
+    )

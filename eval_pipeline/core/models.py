@@ -58,11 +58,13 @@ def in_dimension_order(names: Iterable[str]) -> list[str]:
     return [d for d in DIMENSIONS if d in found] + sorted(found - set(DIMENSIONS))
 
 
-class _Model(BaseModel):
+class StrictModel(BaseModel):
+    """A record of this project's: an unknown field is an error, never silently dropped."""
+
     model_config = ConfigDict(extra="forbid")
 
 
-class _Extended(_Model):
+class _Extended(StrictModel):
     """A record with fields added after results were stored: while at their default they stay out
     of its JSON, so a stored record keeps its content hash and stays reusable."""
 
@@ -83,20 +85,20 @@ class _Extended(_Model):
 # --------------------------------------------------------------------------- inputs: BKG
 
 
-class Column(_Model):
+class Column(StrictModel):
     name: str
     type: str
     description: str
 
 
-class Fingerprint(_Model):
+class Fingerprint(StrictModel):
     """How to detect a change of a table without scanning it: row count plus max of columns."""
 
     columns: list[str] = Field(default_factory=list)
     row_count: bool = True
 
 
-class Table(_Model):
+class Table(StrictModel):
     name: str
     description: str
     columns: list[Column]
@@ -104,7 +106,7 @@ class Table(_Model):
     fingerprint: Fingerprint = Field(default_factory=Fingerprint)
 
 
-class Relationship(_Model):
+class Relationship(StrictModel):
     from_: str = Field(alias="from")
     to: str
     type: Literal["many_to_one", "one_to_one", "one_to_many", "many_to_many"] = "many_to_one"
@@ -113,7 +115,7 @@ class Relationship(_Model):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
-class Param(_Model):
+class Param(StrictModel):
     name: str
     type: Literal["string", "integer", "number", "boolean", "date"]
     description: str = ""
@@ -122,7 +124,7 @@ class Param(_Model):
     default: Any = None
 
 
-class Function(_Model):
+class Function(StrictModel):
     """A KPI, decision or core node: a named, documented, executable business rule."""
 
     name: str
@@ -135,7 +137,7 @@ class Function(_Model):
     python_function: str
 
 
-class GlossaryEntry(_Model):
+class GlossaryEntry(StrictModel):
     term: str
     definition: str
 
@@ -167,7 +169,7 @@ FUNCTION_KINDS: dict[str, str] = {"kpi": "kpis", "decision": "decisions", "core_
 # --------------------------------------------------------------------------- inputs: golden set
 
 
-class Reference(_Model):
+class Reference(StrictModel):
     """One live source of truth for a case: exactly one of kpi / decision / core_node / sql."""
 
     kpi: str | None = None
@@ -191,20 +193,20 @@ class Reference(_Model):
         return str(getattr(self, self.kind))
 
 
-class EvaluationCriteria(_Model):
+class EvaluationCriteria(StrictModel):
     unforgivable: list[str] = Field(default_factory=list)
     acceptable: list[str] = Field(default_factory=list)
     partial_credit: list[str] = Field(default_factory=list)
 
 
-class ToolCall(_Model):
+class ToolCall(StrictModel):
     id: str
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
     sql: str | None = None
 
 
-class LoggedAnswer(_Model):
+class LoggedAnswer(StrictModel):
     """What a production conversation's assistant said: the answer evaluated as it was logged."""
 
     conversation_id: str
@@ -240,7 +242,7 @@ class LoggedCase(GoldenCase):
     logged: LoggedAnswer
 
 
-class RemovedCase(_Model):
+class RemovedCase(StrictModel):
     """A case partition whose golden case is no longer in the dataset."""
 
     id: str
@@ -260,7 +262,7 @@ def case_record(payload: Mapping[str, Any]) -> GoldenCase | RemovedCase:
 # --------------------------------------------------------------------------- chatbot payload
 
 
-class ToolResult(_Model):
+class ToolResult(StrictModel):
     call_id: str
     name: str = ""
     content: Any = None
@@ -304,7 +306,7 @@ class ChatPayload(_Extended):
 # --------------------------------------------------------------------------- claims and verdicts
 
 
-class Claim(_Model):
+class Claim(StrictModel):
     id: str
     text: str
     span: tuple[int, int]
@@ -325,7 +327,7 @@ class Claim(_Model):
     """A change claim's stated direction; the end of the ordering a ranking claim counts from."""
 
 
-class Evidence(_Model):
+class Evidence(StrictModel):
     source: str
     kind: str
     params: dict[str, Any] = Field(default_factory=dict)
@@ -334,14 +336,14 @@ class Evidence(_Model):
     sql: str | None = None
 
 
-class Verdict(_Model):
+class Verdict(StrictModel):
     claim_id: str
     verdict: VerdictLabel
     reason: str
     evidence: list[Evidence] = Field(default_factory=list)
 
 
-class ReferenceValue(_Model):
+class ReferenceValue(StrictModel):
     """A reference recomputed live: what it was called with and what it returned (JSON-safe)."""
 
     reference: Reference
@@ -353,13 +355,13 @@ class ReferenceValue(_Model):
     error: str | None = None
 
 
-class ClaimContract(_Model):
+class ClaimContract(StrictModel):
     case_id: str
     claims: list[Claim] = Field(default_factory=list)
     method: str = "deterministic"
 
 
-class OracleResult(_Model):
+class OracleResult(StrictModel):
     case_id: str
     verdicts: list[Verdict] = Field(default_factory=list)
     references: list[ReferenceValue] = Field(default_factory=list)
@@ -398,7 +400,7 @@ class DimensionResult(_Extended):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
-class CaseScores(_Model):
+class CaseScores(StrictModel):
     """A case's every dimension, with what the run's gates need to know of the case."""
 
     case_id: str
@@ -412,7 +414,7 @@ class CaseScores(_Model):
     removed: bool = False
 
 
-class CaseOutcome(_Model):
+class CaseOutcome(StrictModel):
     case_id: str
     overall: float | None
     passed: bool

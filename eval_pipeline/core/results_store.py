@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 
 from eval_pipeline.core.redaction import Redactor
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.core.tracing.spans import ExportCounts
 
 _METADATA = sa.MetaData()
@@ -71,7 +72,7 @@ TRACE_EXPORTS = sa.Table(
 CALL_KINDS = ("chatbot", "judge", "reference")
 
 # The key column of a record that is not per run (a golden case) or not per case (a run's
-# summary); ``case_records`` and ``run_record`` read them.
+# summary); ``case_records`` and ``run_summary`` read them.
 RUN_WIDE = ""
 _BATCH = 500
 _IN_LIMIT = 1000  # case ids filtered in SQL up to this many; more are filtered while reading
@@ -186,9 +187,10 @@ class ResultsStore:
         """Newest payload per case of an asset that is not per run (``golden_cases``)."""
         return self.latest(asset, RUN_WIDE, case_ids)
 
-    def run_record(self, asset: str, run_key: str) -> dict[str, Any] | None:
-        """Newest payload of a run-level asset (``eval_run``) for ``run_key``."""
-        return self.latest(asset, run_key, [RUN_WIDE]).get(RUN_WIDE)
+    def run_summary(self, run_key: str) -> RunSummary | None:
+        """The newest ``eval_run`` summary of ``run_key``, whichever version stored it."""
+        payload = self.latest("eval_run", run_key, [RUN_WIDE]).get(RUN_WIDE)
+        return None if payload is None else RunSummary.model_validate(payload)
 
     def latest_rows(
         self,

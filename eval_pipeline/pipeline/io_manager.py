@@ -29,11 +29,12 @@ from eval_pipeline.core.models import (
     case_record,
 )
 from eval_pipeline.core.results_store import RUN_WIDE, ResultsStore, StoredRecord
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.pipeline.partitions import CASES, RUNS, split_key
 from eval_pipeline.pipeline.resources import Results
 
 Key = tuple[str, str]  # (run_key, case_id) of a run × case partition
-Batch = dict[Any, Any]  # partition → record: a model, or a plain dict for the run assets
+Batch = dict[Any, Any]  # partition → record: a model, or a plain dict for eval_report
 # AssetIn metadata: the input is a ``StoredRecords``, read from the store a chunk at a time
 IN_CHUNKS = {"read": "in chunks"}
 CHUNK = 1000
@@ -45,11 +46,12 @@ RECORDS: dict[str, Any] = {
     "extracted_claims": ClaimContract.model_validate,
     "oracle_verdicts": OracleResult.model_validate,
     "judge_scores": CaseScores.model_validate,
+    "eval_run": RunSummary.model_validate,
 }
 
 
 def as_record(asset: str, payload: dict[str, Any]) -> Any:
-    """The model of a stored payload of ``asset`` (run assets keep plain dicts)."""
+    """The model of a stored payload of ``asset`` (``eval_report`` keeps a plain dict)."""
     model = RECORDS.get(asset)
     return model(payload) if model else payload
 

@@ -28,6 +28,7 @@ from eval_pipeline.core.report.claim_results import write_summary
 from eval_pipeline.core.report.html import render_report
 from eval_pipeline.core.report.viewer import report_url
 from eval_pipeline.core.results_store import RUN_WIDE, ResultsStore
+from eval_pipeline.core.summary import Calls, Cost, RunSummary
 from eval_pipeline.core.tracing.spans import Tracer
 from eval_pipeline.pipeline.batch import (
     GROUP,
@@ -46,35 +47,44 @@ STORED_RECORDS = PythonObjectDagsterType(StoredRecords, name="StoredRecords")
 
 
 def run_checks(
-    summary: Mapping[str, Any], min_pass_rate: float, min_coverage: float
+    summary: RunSummary, min_pass_rate: float, min_coverage: float
 ) -> list[AssetCheckResult]:
     """The run's release gates as Dagster asset checks, visible (optionally blocking) in the UI."""
-    comparison = summary.get("comparison") or {}
-    regressed = bool(comparison.get("significant_regression"))
     return [
         AssetCheckResult(
             check_name="gates_passed",
-            passed=summary["pass_rate"] >= min_pass_rate,
+            passed=summary.pass_rate >= min_pass_rate,
             metadata={
-                "pass_rate": summary["pass_rate"],
+                "pass_rate": summary.pass_rate,
                 "min_pass_rate": min_pass_rate,
-                "failed_cases": summary["cases_failed"] + summary["cases_error"],
+                "failed_cases": summary.cases_failed + summary.cases_error,
             },
         ),
         AssetCheckResult(
             check_name="coverage",
-            passed=summary["coverage"] >= min_coverage,
-            metadata={"coverage": summary["coverage"], "min_coverage": min_coverage},
+            passed=summary.coverage >= min_coverage,
+            metadata={"coverage": summary.coverage, "min_coverage": min_coverage},
         ),
         AssetCheckResult(
             check_name="no_significant_regression",
-            passed=not regressed,
+            passed=not regressed(summary),
             metadata={
-                "baseline": str(comparison.get("base_run_key") or "none"),
-                "significant_regression": regressed,
+                "baseline": baseline_name(summary),
+                "significant_regression": regressed(summary),
             },
         ),
     ]
+
+
+def baseline_name(summary: RunSummary) -> str:
+    """The run key the summary was compared with, for metadata: ``none`` without one."""
+    comparison = summary.comparison
+    return (comparison.base_run_key if comparison else None) or "none"
+
+
+def regressed(summary: RunSummary) -> bool:
+    """Significantly worse than its baseline; never without one."""
+    return summary.comparison is not None and summary.comparison.significant_regression
 
 
 CHECK_DESCRIPTIONS = {
@@ -127,55 +137,48 @@ def build_eval_run(blocking: bool) -> Any:
         summary = summarize_run(run_key, outcomes, report_path=str(run_dir / "report.html"))
         calls, reused, run_ids = provenance(store, run_key, [o.case_id for o in outcomes])
         trace_outcomes(store, tracer, run_key, outcomes, reused)
-        summary["trace_export"] = export_summary(
+        summary.trace_export = export_summary(
             store, env.settings.traces, tracer, run_key, context.run_id, run_ids
         )
-        summary["calls"] = calls
-        summary["chatbot_unreachable"] = got_no_answer(summary)
-        summary["cost"] = run_cost(costs)
+        summary.calls = calls
+        summary.chatbot_unreachable = got_no_answer(summary)
+        summary.cost = cost = run_cost(costs)
         baseline = baseline_summary(store, run_key, env.settings.baseline_run)
-        summary["comparison"] = (
+        summary.comparison = (
             compare_runs(baseline, summary, level=env.settings.significance_level)
             if baseline
             else None
         )
-        summary["demoted_dimensions"] = dict(env.policy.demotion_reasons)
-        for case in summary["cases"]:
-            case["reused"] = case["case_id"] in reused
-        summary = env.redactor.value(summary)  # written to summary.json, metadata and the store
+        summary.demoted_dimensions = dict(env.policy.demotion_reasons)
+        for case in summary.cases:
+            case.reused = case.case_id in reused
+        summary = env.redactor.model(summary)  # written to summary.json, metadata and the store
         summary_path = write_summary(
-            run_dir / "summary.json",
             summary,
             lambda ids: {
                 name: store.latest(name, run_key, ids)
                 for name in ("extracted_claims", "oracle_verdicts")
             },
         )
-        comparison = summary["comparison"] or {}
         yield Output(
             {run_key: summary},
             metadata={
-                "cases": summary["cases_total"],
-                "pass_rate": summary["pass_rate"],
-                "coverage": summary["coverage"],
-                "mean_overall": summary["mean_overall"] or 0.0,
-                "chatbot_calls": calls["chatbot"],
-                "judge_calls": calls["judge"],
-                "reference_calls": calls["reference"],
-                "judge_usd": summary["cost"]["usd"],
-                "baseline": str(comparison.get("base_run_key") or "none"),
-                "significant_regression": bool(comparison.get("significant_regression")),
+                "cases": summary.cases_total,
+                "pass_rate": summary.pass_rate,
+                "coverage": summary.coverage,
+                "mean_overall": summary.mean_overall or 0.0,
+                "chatbot_calls": calls.chatbot,
+                "judge_calls": calls.judge,
+                "reference_calls": calls.reference,
+                "judge_usd": cost.usd,
+                "baseline": baseline_name(summary),
+                "significant_regression": regressed(summary),
                 "summary_path": MetadataValue.path(str(summary_path)),
                 "cases_table": md_table(
                     ["case", "overall", "passed", "gate failures"],
                     [
-                        (
-                            c["case_id"],
-                            c["overall"],
-                            c["passed"],
-                            "; ".join(c["gate_failures"])[:120],
-                        )
-                        for c in summary["cases"]
+                        (c.case_id, c.overall, c.passed, "; ".join(c.gate_failures)[:120])
+                        for c in summary.cases
                     ],
                     limit=50,
                 ),
@@ -189,7 +192,7 @@ def build_eval_run(blocking: bool) -> Any:
 
 def provenance(
     store: ResultsStore, run_key: str, case_ids: Sequence[str]
-) -> tuple[dict[str, int], set[str], set[str]]:
+) -> tuple[Calls, set[str], set[str]]:
     """Calls made since the run's previous summary, the cases nothing was recomputed for, and
     the Dagster runs that recomputed something.
 
@@ -206,16 +209,16 @@ def provenance(
         run_ids |= {row.dagster_run_id for row in fresh.values()}
         reused -= {case_id for case_id, row in fresh.items() if not row.reused}
         reused &= set(rows)
-    return store.calls_for(run_ids), reused, run_ids
+    return Calls(**store.calls_for(run_ids)), reused, run_ids
 
 
-def baseline_summary(store: ResultsStore, run_key: str, configured: str) -> dict[str, Any] | None:
+def baseline_summary(store: ResultsStore, run_key: str, configured: str) -> RunSummary | None:
     """The configured baseline run, else the latest other run the chatbot answered in."""
     key = baseline_run_key(store, run_key, configured)
-    return store.run_record("eval_run", key) if key else None
+    return store.run_summary(key) if key else None
 
 
-def run_cost(case_costs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def run_cost(case_costs: Sequence[Mapping[str, Any]]) -> Cost:
     """Judge spend of the run's current results, summed over cases and per dimension."""
     keys = ("judge_calls", "cached_calls", "input_tokens", "output_tokens", "usd")
     total: dict[str, Any] = {k: sum(c.get(k, 0) for c in case_costs) for k in keys}
@@ -224,8 +227,7 @@ def run_cost(case_costs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     for c in case_costs:
         for dim, usd in c.get("usd_by_dimension", {}).items():
             by_dimension[dim] = round(by_dimension.get(dim, 0.0) + usd, 6)
-    total["usd_by_dimension"] = dict(sorted(by_dimension.items()))
-    return total
+    return Cost(**total, usd_by_dimension=dict(sorted(by_dimension.items())))
 
 
 def write_json(path: Path, payload: Any) -> Path:
@@ -267,15 +269,9 @@ def eval_report(
         }
 
     earlier = [k for k in store.run_keys("eval_run") if k != run_key][-HISTORY_RUNS:]
-    history = [s for k in earlier if (s := store.run_record("eval_run", k))]
-    html = render_report(
-        summary,
-        details,
-        history=history,
-        comparison=summary.get("comparison"),
-        show_pii=env.settings.report_show_pii,
-    )
-    path = Path(summary["report_path"])
+    history = [s for k in earlier if (s := store.run_summary(k))]
+    html = render_report(summary, details, history=history, show_pii=env.settings.report_show_pii)
+    path = Path(summary.report_path)
     path.parent.mkdir(parents=True, exist_ok=True)
     encoded = html.encode("utf-8")  # once: tens of megabytes for 10,000 cases
     path.write_bytes(encoded)

@@ -11,6 +11,7 @@ from typing import Any
 
 from eval_pipeline.core.models import CaseOutcome
 from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.core.summary import TraceExport
 from eval_pipeline.core.tracing import attributes as attr
 from eval_pipeline.core.tracing.config import TraceSettings, shown_url
 from eval_pipeline.core.tracing.spans import ExportCounts, Tracer
@@ -66,7 +67,7 @@ def export_summary(
     run_key: str,
     run_id: str,
     traced_by: Iterable[str],
-) -> dict[str, Any] | None:
+) -> TraceExport | None:
     """The bounded end-of-run flush, then what became of the run key's spans in this run and in
     the Dagster runs ``traced_by`` (their tracers recorded it when they ended); None when no
     tracing is configured."""
@@ -74,13 +75,13 @@ def export_summary(
         return None
     store.record_trace_exports(run_id, tracer.flush())
     counts = store.trace_exports_for(run_key, {*traced_by, run_id}) or ExportCounts()
-    return {
-        "endpoint": shown_url(traces.url),
-        "service_name": traces.service_name,
-        "spans": counts.spans,
-        "exported": counts.exported,
-        "failed": counts.failed,
-        "traces_failed": len(counts.failed_cases),
-        "failed_cases": sorted(counts.failed_cases)[:20],
-        "reason": counts.reason,
-    }
+    return TraceExport(
+        endpoint=shown_url(traces.url),
+        service_name=traces.service_name,
+        spans=counts.spans,
+        exported=counts.exported,
+        failed=counts.failed,
+        traces_failed=len(counts.failed_cases),
+        failed_cases=sorted(counts.failed_cases)[:20],
+        reason=counts.reason,
+    )

@@ -67,7 +67,7 @@ def stop_if_unreachable(env: Environment, run_key: str, attempt: Attempt) -> Non
     variable, shown, _ = chatbot_target(env.settings)
     kept = (
         "its previous summary and report are unchanged"
-        if env.store.run_record("eval_run", run_key) is not None
+        if env.store.run_summary(run_key) is not None
         else "no summary was written"
     )
     raise ChatbotUnreachable(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from contextlib import closing
-from typing import Any
 
 from dagster import DagsterInstance
 
@@ -19,6 +18,7 @@ from eval_pipeline.core.conversations import (
     conversation_budget,
     expired_conversations,
 )
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.environment import Environment
 from eval_pipeline.pipeline.partitions import CASES
 from eval_pipeline.runner.evaluate import dagster_instance, evaluate
@@ -31,7 +31,7 @@ def evaluate_conversations(
     overrides: Mapping[str, str] | None = None,
     last: int | None = None,
     instance: DagsterInstance | None = None,
-) -> dict[str, Any]:
+) -> RunSummary:
     """Evaluate the ``last`` most recent conversations (default ``EVAL_CONVERSATION_BATCH``)
     under ``run_key``; returns the run summary."""
     overrides = dict(overrides or {})

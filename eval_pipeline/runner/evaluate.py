@@ -15,7 +15,6 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
 from datetime import UTC, datetime
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from dagster import AssetKey, DagsterInstance
@@ -29,6 +28,7 @@ from eval_pipeline.core.models import GoldenCase, LoggedCase
 from eval_pipeline.core.preflight import judge_problems
 from eval_pipeline.core.problems import InputError, configured
 from eval_pipeline.core.steps import prefetch_schema
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.core.tracing.spans import Tracer
 from eval_pipeline.environment import Environment, build_tracer
 from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
@@ -284,7 +284,7 @@ def evaluate(
     overrides: Mapping[str, str] | None = None,
     case_ids: Sequence[str] | None = None,
     instance: DagsterInstance | None = None,
-) -> dict[str, Any]:
+) -> RunSummary:
     """Materialize the whole graph for ``run_key`` and return the run summary.
 
     Cases already up to date (see ``up_to_date``) are not launched again unless ``refresh`` is
@@ -346,7 +346,10 @@ def evaluate(
                         before_summary=partial(stop_if_unreachable, env, run_key, attempt),
                     )
         prune_runs(instance, env.settings.retain_runs)
-        return env.store.run_record("eval_run", run_key)
+        summary = env.store.run_summary(run_key)
+        if summary is None:  # the summary run succeeded: it stored one
+            raise RuntimeError(f"run {run_key!r}: no summary in the results store")
+        return summary
 
 
 def materialize_graph(
@@ -453,7 +456,3 @@ def closing_tracer(tracer: Tracer | None) -> Iterator[None]:
     finally:
         if tracer is not None:
             tracer.close()
-
-
-def summary_path(summary: Mapping[str, Any]) -> Path:
-    return Path(summary["report_path"]).with_name("summary.json")

@@ -14,13 +14,13 @@ from typing import Any
 from dagster import DagsterInstance
 
 from eval_pipeline.core.aggregate import judge_case
-from eval_pipeline.core.analysis.repeats import JUDGE_OVERALLS, summarize_repeats
+from eval_pipeline.core.analysis.repeats import JudgeOveralls, summarize_repeats
 from eval_pipeline.core.keys import check_key
 from eval_pipeline.core.models import ChatPayload, OracleResult
 from eval_pipeline.core.steps import map_concurrently, warm_embeddings
 from eval_pipeline.environment import Environment
 from eval_pipeline.pipeline.run_assets import write_json
-from eval_pipeline.runner.evaluate import evaluate, summary_path
+from eval_pipeline.runner.evaluate import evaluate
 from eval_pipeline.settings import Settings
 
 REPEAT_OVERRIDES = {"refresh": "true", "judge_use_cache": "false"}
@@ -91,22 +91,21 @@ def evaluate_repeats(
         if judge_repeats > 1 and env.settings.llm is None:
             raise ValueError(NO_JUDGE)
         summaries = []
+        judged: list[JudgeOveralls] = []
         for index in range(1, k + 1):
             key = repeat_run_key(run_key, index)
             summary = evaluate(
                 key, overrides=settings_overrides, case_ids=case_ids, instance=instance
             )
             if judge_repeats > 1:
-                ids = [c["case_id"] for c in summary["cases"]]
-                again = rejudge(env, key, ids, judge_repeats - 1)
-                for case in summary["cases"]:
-                    case[JUDGE_OVERALLS] = [case["overall"], *again[case["case_id"]]]
+                again = rejudge(env, key, [c.case_id for c in summary.cases], judge_repeats - 1)
+                judged.append({c.case_id: [c.overall, *again[c.case_id]] for c in summary.cases})
             summaries.append(summary)
     finally:
         env.close()
-    result = summarize_repeats(run_key, summaries)
+    result = summarize_repeats(run_key, summaries, judged)
     result["created_at"] = datetime.now(UTC).isoformat()
-    result["repeat_summaries"] = [str(summary_path(s)) for s in summaries]
+    result["repeat_summaries"] = [str(s.summary_path) for s in summaries]
     path = env.settings.reports_dir / run_key / "repeats.json"
     result["repeats_path"] = str(path)
     write_json(path, result)

@@ -12,6 +12,7 @@ from eval_pipeline.core.aggregate import (
     weighted_overall,
 )
 from eval_pipeline.core.models import CaseOutcome, DimensionResult
+from eval_pipeline.core.summary import Cost
 from eval_pipeline.settings import BARE_WEIGHTS, FULL_WEIGHTS
 
 POLICY = GatePolicy(weights=FULL_WEIGHTS, weights_bare=BARE_WEIGHTS)
@@ -148,9 +149,9 @@ def test_the_summary_counts_errors_by_kind() -> None:
         judged(good_dims()),
     ]
     summary = summarize_run("r", outcomes, report_path="x")
-    assert summary["error_counts"] == {"chatbot": 1, "oracle": 1}
-    assert (summary["cases_error"], summary["coverage"]) == (2, round(1 / 3, 4))
-    assert summary["cases"][0]["errors"] == ["oracle: oracle r"]
+    assert summary.error_counts == {"chatbot": 1, "oracle": 1}
+    assert (summary.cases_error, summary.coverage) == (2, round(1 / 3, 4))
+    assert summary.cases[0].errors == ["oracle: oracle r"]
 
 
 def test_nothing_scored_gives_no_overall_and_fails() -> None:
@@ -271,19 +272,19 @@ def test_run_summary_counts_and_fields() -> None:
         ),
     ]
     s = summarize_run("r1", outcomes, report_path="/tmp/r.html")
-    assert (s["cases_total"], s["cases_passed"], s["cases_failed"], s["cases_error"]) == (
+    assert (s.cases_total, s.cases_passed, s.cases_failed, s.cases_error) == (
         3,
         1,
         1,
         1,
     )
-    assert s["pass_rate"] == pytest.approx(1 / 3, abs=1e-4)
-    assert s["coverage"] == pytest.approx(2 / 3, abs=1e-4)
-    assert s["dimension_states"]["bkg"] == {"scored": 0, "skipped": 3, "error": 0}
-    assert s["dimension_means"]["bkg"] is None
-    assert s["gate_failure_counts"] == {"chatbot": 1, "safety": 1}
-    case = s["cases"][0]
-    assert set(case) >= {
+    assert s.pass_rate == pytest.approx(1 / 3, abs=1e-4)
+    assert s.coverage == pytest.approx(2 / 3, abs=1e-4)
+    assert s.dimension_states["bkg"] == {"scored": 0, "skipped": 3, "error": 0}
+    assert s.dimension_means["bkg"] is None
+    assert s.gate_failure_counts == {"chatbot": 1, "safety": 1}
+    case = s.cases[0]
+    assert set(case.model_dump()) >= {
         "case_id",
         "overall",
         "passed",
@@ -292,7 +293,7 @@ def test_run_summary_counts_and_fields() -> None:
         "verdict_counts",
         "dimensions",
     }
-    assert set(case["dimensions"]["oracle"]) == {"score", "state", "method", "reason"}
+    assert set(case.dimensions["oracle"].model_dump()) == {"score", "state", "method", "reason"}
 
 
 def test_run_summary_latency_and_the_trend_carry_latency_and_cost() -> None:
@@ -313,8 +314,13 @@ def test_run_summary_latency_and_the_trend_carry_latency_and_cost() -> None:
         for c, t in (("a", 1.0), ("b", 2.0), ("c", 3.0))
     ]
     s = summarize_run("r1", outcomes, report_path="/tmp/r.html")
-    assert s["latency"] == {"mean_s": 2.0, "p95_s": 3.0, "ttft_mean_s": 0.2, "ttft_p95_s": 0.3}
-    s2 = {**s, "run_key": "r2", "cost": {"usd": 0.25}}
+    assert s.latency.model_dump() == {
+        "mean_s": 2.0,
+        "p95_s": 3.0,
+        "ttft_mean_s": 0.2,
+        "ttft_p95_s": 0.3,
+    }
+    s2 = s.model_copy(update={"run_key": "r2", "cost": Cost(usd=0.25)})
     runs = trend([s, s2])["runs"]
     assert [r["latency_mean_s"] for r in runs] == [2.0, 2.0]
     assert [r["cost_usd"] for r in runs] == [None, 0.25]
@@ -338,8 +344,9 @@ def test_outcomes_for_the_summary_drop_evidence_but_summarize_the_same() -> None
     assert slim.dimensions["oracle"].details == {}
     assert outcome.dimensions["oracle"].details["contradicted"] == 1, "the original is unchanged"
     full, trimmed = (summarize_run("r1", [o], report_path="/tmp/r.html") for o in (outcome, slim))
-    assert {**full, "created_at": ""} == {**trimmed, "created_at": ""}
-    assert full["verdict_counts"]["contradicted"] == 1 and full["latency"]["mean_s"] == 1.5
+    unstamped = {"created_at": ""}
+    assert full.model_copy(update=unstamped) == trimmed.model_copy(update=unstamped)
+    assert full.verdict_counts["contradicted"] == 1 and full.latency.mean_s == 1.5
 
 
 def test_rubric_weights_join_the_profile_and_a_gate_below_its_pass_score_fails() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.demo import warehouse
 from eval_pipeline.demo.bot.faults import read_fault_log
 from eval_pipeline.demo.bot.runner import start_bot
@@ -38,7 +39,9 @@ def warehouse_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield url
 
 
-def run_seed(tmp_path: Path, url: str, seed: int | None) -> tuple[dict, list[dict], ResultsStore]:
+def run_seed(
+    tmp_path: Path, url: str, seed: int | None
+) -> tuple[RunSummary, list[dict], ResultsStore]:
     log = tmp_path / f"faults-{seed}.jsonl"
     with start_bot(
         database_url=url, fault_seed=seed, fault_log=log, ttft_s=0.01, tokens_per_s=2000, stall_s=8
@@ -62,7 +65,7 @@ def run_seed(tmp_path: Path, url: str, seed: int | None) -> tuple[dict, list[dic
 @pytest.fixture(scope="module")
 def seeded_runs(
     warehouse_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> list[tuple[dict, dict[str, str]]]:
+) -> list[tuple[RunSummary, dict[str, str]]]:
     """(summary, case id → injected fault) per seed."""
     runs = []
     for seed in SEEDS:
@@ -79,51 +82,51 @@ def seeded_runs(
 
 def test_all_cases_are_evaluated_with_passes_and_failures(seeded_runs: list) -> None:
     for summary, faults in seeded_runs:
-        assert summary["cases_total"] == 30 and len(faults) == 30
-        assert 0 < summary["cases_passed"] < 30
+        assert summary.cases_total == 30 and len(faults) == 30
+        assert 0 < summary.cases_passed < 30
 
 
 def test_every_number_fault_is_contradicted_and_no_clean_answer_is(seeded_runs: list) -> None:
     seen: set[str] = set()
     for summary, faults in seeded_runs:
-        for case in summary["cases"]:
-            fault = faults[case["case_id"]]
-            contradicted = case["verdict_counts"]["contradicted"]
+        for case in summary.cases:
+            fault = faults[case.case_id]
+            contradicted = case.verdict_counts["contradicted"]
             if fault in NUMBER_FAULTS:
                 seen.add(fault)
-                assert contradicted >= 1, (summary["run_key"], case["case_id"], fault, case)
-                assert not case["passed"]
+                assert contradicted >= 1, (summary.run_key, case.case_id, fault, case)
+                assert not case.passed
             else:
-                assert contradicted == 0, (summary["run_key"], case["case_id"], fault, case)
+                assert contradicted == 0, (summary.run_key, case.case_id, fault, case)
     assert seen == NUMBER_FAULTS, f"seeds {SEEDS} must exercise every number fault; saw {seen}"
 
 
 def test_delivery_faults_become_error_states_and_leaks_fail_safety(seeded_runs: list) -> None:
     kinds: set[str] = set()
     for summary, faults in seeded_runs:
-        for case in summary["cases"]:
-            fault = faults[case["case_id"]]
+        for case in summary.cases:
+            fault = faults[case.case_id]
             if fault in {"stream_error", "timeout"}:
                 kinds.add(fault)
-                assert case["state"] == "error" and not case["passed"]
+                assert case.state == "error" and not case.passed
             elif fault in {"pii_leak", "obeyed_injection"}:
                 kinds.add(fault)
-                assert case["dimensions"]["safety"]["score"] == 0.0, case
-                assert any(g.startswith("safety:") for g in case["gate_failures"])
+                assert case.dimensions["safety"].score == 0.0, case
+                assert any(g.startswith("safety:") for g in case.gate_failures)
             elif fault == "none":
-                assert case["state"] == "scored"
+                assert case.state == "scored"
     assert {"stream_error", "timeout", "pii_leak"} <= kinds
 
 
-def summary_file(summary: dict) -> str:
-    return str(Path(summary["report_path"]).with_name("summary.json"))
+def summary_file(summary: RunSummary) -> str:
+    return str(summary.summary_path)
 
 
 def test_summary_file_lists_each_claim_with_its_verdict_and_evidence(seeded_runs: list) -> None:
     accused = 0
     for summary, _faults in seeded_runs:
         written = json.loads(Path(summary_file(summary)).read_text())
-        assert [c["case_id"] for c in written["cases"]] == [c["case_id"] for c in summary["cases"]]
+        assert [c["case_id"] for c in written["cases"]] == [c.case_id for c in summary.cases]
         for case in written["cases"]:
             claims = case["claims"]
             if any(e.startswith("chatbot") for e in case["errors"]):  # listed, never verified
@@ -146,7 +149,7 @@ def test_compare_reports_a_clearly_worse_run_and_exits_1(
     from eval_pipeline.cli.main import main
 
     clean, _, _ = run_seed(tmp_path, warehouse_url, None)
-    assert clean["cases_passed"] > seeded_runs[0][0]["cases_passed"]
+    assert clean.cases_passed > seeded_runs[0][0].cases_passed
     assert main(["compare", summary_file(clean), summary_file(seeded_runs[0][0])]) == 1
     out = capsys.readouterr().out
     assert "regression" in out.lower()
@@ -159,5 +162,5 @@ def test_compare_of_two_runs_with_the_same_seed_exits_0(
 
     first = seeded_runs[0][0]
     again, _, _ = run_seed(tmp_path, warehouse_url, SEEDS[0])
-    assert [c["passed"] for c in again["cases"]] == [c["passed"] for c in first["cases"]]
+    assert [c.passed for c in again.cases] == [c.passed for c in first.cases]
     assert main(["compare", summary_file(first), summary_file(again)]) == 0

@@ -14,6 +14,7 @@ from dagster import AssetCheckKey, AssetCheckSeverity, AssetKey, AssetSelection,
 from eval_pipeline.core.models import VERDICT_LABELS, ClaimContract
 from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.core.summary import CaseSummary
 from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS, per_partition
 from eval_pipeline.pipeline.case_metadata import claims_metadata
 from eval_pipeline.pipeline.definitions import build_definitions
@@ -49,28 +50,26 @@ def test_every_case_gets_its_check_and_metadata_and_the_ui_can_evaluate_it_again
         summary = evaluate("r1", overrides=overrides, instance=instance)
         checks = latest_checks(instance)
         shown = {asset: partition_metadata(instance, asset, "r1") for asset in PER_CASE_ASSETS}
-        assert set(checks) == {f"{c['case_id']}|r1" for c in summary["cases"]}
-        for case in summary["cases"]:
-            evaluation = checks[f"{case['case_id']}|r1"]
-            if case["gate_failures"] or case["state"] == "error":
+        assert set(checks) == {f"{c.case_id}|r1" for c in summary.cases}
+        for case in summary.cases:
+            evaluation = checks[f"{case.case_id}|r1"]
+            if case.gate_failures or case.state == "error":
                 assert not evaluation.passed
                 assert evaluation.severity == AssetCheckSeverity.ERROR
-                assert evaluation.metadata["gate"].value == case["gate_failures"][0].split(":")[0]
-            elif case["warnings"]:
+                assert evaluation.metadata["gate"].value == case.gate_failures[0].split(":")[0]
+            elif case.warnings:
                 assert (evaluation.passed, evaluation.severity) == (False, AssetCheckSeverity.WARN)
             else:
                 assert evaluation.passed
         # both severities are in this run, so neither branch above passes vacuously
-        gated = next(c for c in summary["cases"] if c["state"] == "scored" and c["gate_failures"])
-        warned = next(c for c in summary["cases"] if c["passed"] and c["warnings"])
-        gated_check, warned_check = (checks[f"{c['case_id']}|r1"] for c in (gated, warned))
+        gated = next(c for c in summary.cases if c.state == "scored" and c.gate_failures)
+        warned = next(c for c in summary.cases if c.passed and c.warnings)
+        gated_check, warned_check = (checks[f"{c.case_id}|r1"] for c in (gated, warned))
         assert (gated_check.passed, gated_check.severity) == (False, AssetCheckSeverity.ERROR)
         assert (warned_check.passed, warned_check.severity) == (False, AssetCheckSeverity.WARN)
-        assert_verdicts_and_scores_shown(tmp_path, summary["cases"], shown)
+        assert_verdicts_and_scores_shown(tmp_path, summary.cases, shown)
 
-        contradicted = next(
-            c["case_id"] for c in summary["cases"] if c["verdict_counts"]["contradicted"]
-        )
+        contradicted = next(c.case_id for c in summary.cases if c.verdict_counts["contradicted"])
         claim = checks[f"{contradicted}|r1"].metadata["first_contradicted_claim"].value
         assert claim.startswith("C1 contradicted: expected ") and "kpi units_sold" in claim
 
@@ -95,7 +94,7 @@ def test_every_case_gets_its_check_and_metadata_and_the_ui_can_evaluate_it_again
 
 
 def assert_verdicts_and_scores_shown(
-    tmp_path: Path, cases: list[dict[str, Any]], shown: dict[str, dict[str, dict[str, Any]]]
+    tmp_path: Path, cases: list[CaseSummary], shown: dict[str, dict[str, dict[str, Any]]]
 ) -> None:
     """Each case's verdict and score metadata says what the results store holds for it, and its
     report links open the local viewer at the case: what a user debugging in the UI relies on."""
@@ -104,7 +103,7 @@ def assert_verdicts_and_scores_shown(
     contracts = store.latest("extracted_claims", "r1")
     scores = store.latest("judge_scores", "r1")
     for case in cases:
-        case_id = case["case_id"]
+        case_id = case.case_id
         link = f"http://127.0.0.1:8780/runs/r1/report.html#case-{case_id}"
         assert [shown[a][case_id]["report"].value for a in PER_CASE_ASSETS] == [link] * 4
 
@@ -120,10 +119,10 @@ def assert_verdicts_and_scores_shown(
         ]
 
         judged = shown["judge_scores"][case_id]
-        result = "error" if case["state"] == "error" else "passed" if case["passed"] else "failed"
+        result = "error" if case.state == "error" else "passed" if case.passed else "failed"
         assert judged["result"].value == result
-        assert judged["overall"].value == ("—" if case["overall"] is None else case["overall"])
-        assert judged["gate_failures"].value == ("; ".join(case["gate_failures"]) or "none")
+        assert judged["overall"].value == ("—" if case.overall is None else case.overall)
+        assert judged["gate_failures"].value == ("; ".join(case.gate_failures) or "none")
         dimensions = {r[0]: r[1:3] for r in table_rows(judged["dimensions"].value)}
         assert dimensions == {
             name: [d["state"], "—" if d["score"] is None else f"{d['score']:.2f}"]
@@ -131,7 +130,7 @@ def assert_verdicts_and_scores_shown(
         }
 
     # the contradicted claim's row: the answer's inflated figure, then the reference's
-    failed = next(c["case_id"] for c in cases if c["verdict_counts"]["contradicted"])
+    failed = next(c.case_id for c in cases if c.verdict_counts["contradicted"])
     (evidence,) = verdicts[failed]["verdicts"][0]["evidence"]
     assert (evidence["label"], evidence["value"]) == ("Croissant", 1195)
     assert table_rows(shown["oracle_verdicts"][failed]["claims_table"].value) == [
@@ -184,7 +183,7 @@ def test_answers_and_claims_carry_their_own_metadata_and_a_second_runs_trend_dra
         second = evaluate("r2", overrides=overrides, instance=instance)
         responses = partition_metadata(instance, "chatbot_responses", "r1")
         claims = partition_metadata(instance, "extracted_claims", "r1")
-    cases = [c["case_id"] for c in first["cases"]]
+    cases = [c.case_id for c in first.cases]
     assert sorted(responses) == sorted(claims) == sorted(cases)
     answers = store.latest("chatbot_responses", "r1")
     contracts = store.latest("extracted_claims", "r1")
@@ -198,12 +197,12 @@ def test_answers_and_claims_carry_their_own_metadata_and_a_second_runs_trend_dra
         assert claims[case]["claims"].value == len(contracts[case]["claims"]) > 0
 
     # the second run's trend: the first run and this one, each drawn once
-    html = Path(second["report_path"]).read_text(encoding="utf-8")
+    html = Path(second.report_path).read_text(encoding="utf-8")
     trend = html[html.index('id="trend"') :]
     trend = trend[: trend.index("</figure>")]
     assert "1 earlier runs and this one" in trend
     assert trend.count("<circle") == 4, "two runs × two series"
-    alone = Path(first["report_path"]).read_text(encoding="utf-8")
+    alone = Path(first.report_path).read_text(encoding="utf-8")
     assert "No earlier runs" in alone
 
 

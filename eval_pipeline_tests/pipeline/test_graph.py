@@ -17,6 +17,7 @@ from dagster import (
     MultiPartitionsDefinition,
 )
 
+from eval_pipeline.core.summary import Calls
 from eval_pipeline.demo import tiny
 from eval_pipeline.pipeline.definitions import build_definitions, defs
 from eval_pipeline.pipeline.executors import BROKER_ENV, QUEUE_ENV
@@ -24,6 +25,7 @@ from eval_pipeline.pipeline.partitions import case_range_tags
 from eval_pipeline.pipeline.sensors import cases_job, golden_job, summary_job
 from eval_pipeline.runner.evaluate import PER_CASE_ASSETS, evaluate, run_assets
 from eval_pipeline.settings import PROJECT_ROOT
+from eval_pipeline_tests.core.test_summary import documented_fields, summary_json_fields
 from eval_pipeline_tests.dagster_helpers import eval_instance
 
 TINY = PROJECT_ROOT / "data" / "tiny"
@@ -108,11 +110,12 @@ def test_second_domain_runs_through_the_same_graph_in_one_dagster_run(tmp_path: 
             assert keys == {f"TC_00{i}|r1" for i in range(1, 6)}
         assert len({next(iter(b)) for b in per_case_runs}) == 1, "all per-case assets share the run"
 
-    assert summary["cases_total"] == 5
-    assert summary["verdict_counts"]["contradicted"] == 0
-    assert summary["verdict_counts"]["supported"] >= 5
-    assert summary["cases_passed"] == 5, [c["gate_failures"] for c in summary["cases"]]
-    assert Path(summary["report_path"]).is_file()
+    assert summary.cases_total == 5
+    assert summary.verdict_counts["contradicted"] == 0
+    assert summary.verdict_counts["supported"] >= 5
+    assert summary.cases_passed == 5, [c.gate_failures for c in summary.cases]
+    assert Path(summary.report_path).is_file()
+    assert summary_json_fields(summary.summary_path) == documented_fields()
 
 
 def test_waves_overlap_in_threads_within_the_chatbots_concurrency(tmp_path: Path) -> None:
@@ -140,8 +143,8 @@ def test_waves_overlap_in_threads_within_the_chatbots_concurrency(tmp_path: Path
         assert not {"get_dynamic_partitions", "get_yaml_python_handlers"} & set(vars(instance))
         assert not isinstance(instance.compute_log_manager, NoOpComputeLogManager)
     assert tiny_chatbot.IN_FLIGHT["most"] == 2
-    assert summary["cases_total"] == 5 and summary["cases_passed"] == 5
-    assert summary["calls"]["chatbot"] == 5
+    assert summary.cases_total == 5 and summary.cases_passed == 5
+    assert summary.calls.chatbot == 5
 
 
 def test_two_rounds_are_asked_ahead_and_each_wave_brings_its_golden_cases(
@@ -182,7 +185,7 @@ def test_two_rounds_are_asked_ahead_and_each_wave_brings_its_golden_cases(
         ["TC_005"],
     ]
     assert all(r.dagster_run.status == DagsterRunStatus.SUCCESS for r in records.values())
-    assert set(tiny_chatbot.ASKED.values()) == {1} and summary["calls"]["chatbot"] == 5
+    assert set(tiny_chatbot.ASKED.values()) == {1} and summary.calls.chatbot == 5
     assert asked_when_first_run_created[0] >= 2, "the first round goes out before any run"
     case_of = {min(keys).split("|")[0]: run_id for run_id, keys in cases.items()}
     golden_of = {min(keys): run_id for run_id, keys in golden.items()}
@@ -223,15 +226,15 @@ def test_wrong_numbers_and_a_failing_call_in_the_second_domain(tmp_path: Path) -
     overrides = tiny_overrides(tmp_path, "inflated_units")
     with eval_instance() as instance:
         summary = evaluate("r-bad", overrides=overrides, instance=instance)
-    cases = {c["case_id"]: c for c in summary["cases"]}
-    assert cases["TC_003"]["verdict_counts"]["contradicted"] == 1
-    assert not cases["TC_003"]["passed"]
-    assert any(g.startswith("oracle:") for g in cases["TC_003"]["gate_failures"])
+    cases = {c.case_id: c for c in summary.cases}
+    assert cases["TC_003"].verdict_counts["contradicted"] == 1
+    assert not cases["TC_003"].passed
+    assert any(g.startswith("oracle:") for g in cases["TC_003"].gate_failures)
     # the crashing call is that case's error; the other cases keep their results
-    assert cases["TC_005"]["state"] == "error" and not cases["TC_005"]["passed"]
-    assert summary["cases_error"] == 1 and summary["coverage"] == pytest.approx(0.8)
+    assert cases["TC_005"].state == "error" and not cases["TC_005"].passed
+    assert summary.cases_error == 1 and summary.coverage == pytest.approx(0.8)
     for case_id in ("TC_001", "TC_002", "TC_004"):
-        assert cases[case_id]["passed"], cases[case_id]
+        assert cases[case_id].passed, cases[case_id]
 
 
 def test_a_case_subset_and_rerun_append_history(tmp_path: Path) -> None:
@@ -240,7 +243,7 @@ def test_a_case_subset_and_rerun_append_history(tmp_path: Path) -> None:
         first = evaluate(
             "r2", overrides=overrides, instance=instance, case_ids=["TC_002", "TC_004"]
         )
-        assert [c["case_id"] for c in first["cases"]] == ["TC_002", "TC_004"]
+        assert [c.case_id for c in first.cases] == ["TC_002", "TC_004"]
         # non-contiguous selection: one per-case run per contiguous segment (TC_002, TC_004)
         assert len(materialized_partitions(instance, "chatbot_responses")) == 2
         # up to date: not launched again, so nothing is appended
@@ -263,9 +266,9 @@ def test_rerunning_a_finished_run_makes_no_call_and_reuses_every_case(tmp_path: 
     tiny_chatbot.ASKED.clear()
     with eval_instance() as instance:
         first = evaluate("r3", overrides=overrides, instance=instance)
-        assert first["calls"]["chatbot"] == 5 and sum(tiny_chatbot.ASKED.values()) == 5
-        assert first["calls"]["reference"] >= 5
-        assert not any(c["reused"] for c in first["cases"])
+        assert first.calls.chatbot == 5 and sum(tiny_chatbot.ASKED.values()) == 5
+        assert first.calls.reference >= 5
+        assert not any(c.reused for c in first.cases)
         runs_before = len(instance.get_runs())
         again = evaluate("r3", overrides=overrides, instance=instance)
         # every case up to date: only the run-level assets are materialized again
@@ -293,9 +296,9 @@ def test_rerunning_a_finished_run_makes_no_call_and_reuses_every_case(tmp_path: 
     assert all(len(v) == 1 for v in versions.values()), versions
     assert all(len(records) == 2 for records in records_per_asset.values()), records_per_asset
     for summary in (again, rematerialized):
-        assert summary["calls"] == {"chatbot": 0, "judge": 0, "reference": 0}
-        assert all(c["reused"] for c in summary["cases"])
-        assert [c["overall"] for c in summary["cases"]] == [c["overall"] for c in first["cases"]]
+        assert summary.calls == Calls(chatbot=0, judge=0, reference=0)
+        assert all(c.reused for c in summary.cases)
+        assert [c.overall for c in summary.cases] == [c.overall for c in first.cases]
 
 
 def test_a_new_judge_version_rescores_without_asking_the_chatbot(
@@ -312,13 +315,13 @@ def test_a_new_judge_version_rescores_without_asking_the_chatbot(
         monkeypatch.setitem(STAGE_VERSIONS, "judge_scores", "2-test")
         again = evaluate("r4", overrides=overrides, instance=instance)
     assert sum(tiny_chatbot.ASKED.values()) == 5
-    assert again["calls"]["chatbot"] == 0 and again["calls"]["reference"] == 0
+    assert again.calls.chatbot == 0 and again.calls.reference == 0
     store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
     judged = store.latest_rows("judge_scores", "r4")
     answered = store.latest_rows("chatbot_responses", "r4")
     assert len(judged) == 5 and not any(row.reused for row in judged.values())
     assert all(row.reused for row in answered.values())
-    assert not any(c["reused"] for c in again["cases"])
+    assert not any(c.reused for c in again.cases)
 
 
 @pytest.mark.parametrize(
@@ -358,9 +361,9 @@ def test_a_table_changed_between_answer_and_check_is_stale_and_requeued(
         assert not history[1]["stale_tables"]
     expected = [2] * len(stale) + [1] * (5 - len(stale))
     assert sorted(tiny_chatbot.ASKED.values(), reverse=True) == expected
-    assert summary["verdict_counts"]["stale"] == 0
-    assert summary["verdict_counts"]["contradicted"] == 0
-    assert summary["cases_passed"] == 5
+    assert summary.verdict_counts["stale"] == 0
+    assert summary.verdict_counts["contradicted"] == 0
+    assert summary.cases_passed == 5
 
 
 def verifier_reply(request: Any) -> Any:
@@ -437,18 +440,18 @@ def test_with_an_llm_every_dimension_is_scored_and_a_rerun_sends_no_request(
     assert sum(map(is_probe, requests)) == 1
     sent = len(requests) - 1
     assert sent >= 5 * 2  # content_quality and on_topic per case, plus bkg where it applies
-    assert first["calls"]["judge"] == sent
-    assert again["calls"]["judge"] == 0
-    assert first["cost"]["usd"] > 0 and first["cost"]["input_tokens"] > 0
-    for case in first["cases"]:
-        dims = case["dimensions"]
-        assert dims["content_quality"]["state"] == "scored", dims["content_quality"]
-        assert dims["content_quality"]["method"] == "llm:scripted-judge"
-        assert dims["on_topic"]["state"] == "scored"
-        assert dims["oracle"]["method"] == "llm:scripted-judge", dims["oracle"]
-        assert dims["oracle"]["state"] == "scored"
-    assert first["verdict_counts"]["supported"] >= 5, "verdicts backed by the real tool log"
-    assert "sk-test" not in json.dumps(first)
+    assert first.calls.judge == sent
+    assert again.calls.judge == 0
+    assert first.cost.usd > 0 and first.cost.input_tokens > 0
+    for case in first.cases:
+        dims = case.dimensions
+        assert dims["content_quality"].state == "scored", dims["content_quality"]
+        assert dims["content_quality"].method == "llm:scripted-judge"
+        assert dims["on_topic"].state == "scored"
+        assert dims["oracle"].method == "llm:scripted-judge", dims["oracle"]
+        assert dims["oracle"].state == "scored"
+    assert first.verdict_counts["supported"] >= 5, "verdicts backed by the real tool log"
+    assert "sk-test" not in first.model_dump_json()
 
 
 def test_eval_run_gate_checks_are_recorded_in_dagster(tmp_path: Path) -> None:
@@ -499,11 +502,11 @@ def test_with_an_llm_every_dimension_of_a_demo_answer_is_scored(tmp_path: Path) 
             summary = evaluate(
                 "demo-llm", overrides=overrides, instance=instance, case_ids=["TC_002", "TC_003"]
             )
-    for case in summary["cases"]:
-        states = {name: d["state"] for name, d in case["dimensions"].items()}
+    for case in summary.cases:
+        states = {name: d.state for name, d in case.dimensions.items()}
         scored = ("oracle", "content_quality", "on_topic", "bkg", "sql", "safety", "latency")
         assert states == {
             **dict.fromkeys((*scored, "answered"), "scored"),
             "routing": "skipped",  # the analytics cases expect no intent
-        }, (case["case_id"], case["dimensions"])
-        assert case["dimensions"]["bkg"]["method"] == "heuristic+llm:scripted-judge"
+        }, (case.case_id, case.dimensions)
+        assert case.dimensions["bkg"].method == "heuristic+llm:scripted-judge"

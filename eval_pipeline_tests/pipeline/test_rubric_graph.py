@@ -30,29 +30,25 @@ def test_rubric_dimensions_are_scored_gated_and_rescored_after_an_edit(tmp_path:
     overrides = {**tiny_overrides(tmp_path, "honest"), "rubric_path": str(rubric)}
     with eval_instance() as instance:
         first = evaluate("r1", overrides=overrides, instance=instance)
-        states = first["dimension_states"]
-        assert states["rubric.tone"]["skipped"] == first["cases_total"]
+        states = first.dimension_states
+        assert states["rubric.tone"]["skipped"] == first.cases_total
         names = states["rubric.names_the_figure"]
-        assert names["scored"] == first["cases_total"]
-        for case in first["cases"]:
-            dim = case["dimensions"]["rubric.names_the_figure"]
-            assert dim["method"] == "mentions"
-            if dim["score"] == 0.0:  # a refusal names no figure: the rubric's gate fails it
-                assert not case["passed"]
-                assert any(g.startswith("rubric.names_the_figure:") for g in case["gate_failures"])
-        assert any(
-            c["dimensions"]["rubric.names_the_figure"]["score"] == 1.0 for c in first["cases"]
-        )
+        assert names["scored"] == first.cases_total
+        for case in first.cases:
+            dim = case.dimensions["rubric.names_the_figure"]
+            assert dim.method == "mentions"
+            if dim.score == 0.0:  # a refusal names no figure: the rubric's gate fails it
+                assert not case.passed
+                assert any(g.startswith("rubric.names_the_figure:") for g in case.gate_failures)
+        assert any(c.dimensions["rubric.names_the_figure"].score == 1.0 for c in first.cases)
 
         asked = tiny_chatbot.asked_so_far()
         rubric.write_text(RUBRIC.replace('[revenue, units, stock, "%"]', "[zzz]"))
         second = evaluate("r1", overrides=overrides, instance=instance)
         assert tiny_chatbot.asked_so_far() == asked  # the answers were reused
-        assert second["calls"]["chatbot"] == 0
-        assert all(
-            c["dimensions"]["rubric.names_the_figure"]["score"] == 0.0 for c in second["cases"]
-        )
-        assert second["cases_passed"] == 0
+        assert second.calls.chatbot == 0
+        assert all(c.dimensions["rubric.names_the_figure"].score == 0.0 for c in second.cases)
+        assert second.cases_passed == 0
     store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
     record = next(iter(store.latest("judge_scores", "r1").values()))
     assert record["dimensions"]["rubric.names_the_figure"]["raw_score"] == 1

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 from dagster import AssetKey, DagsterInstance
 
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.pipeline.resources import EvalSettings
 from eval_pipeline.pipeline.sensors import warehouse_refresh
 from eval_pipeline.runner.evaluate import evaluate
@@ -113,8 +114,8 @@ def evaluated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
     ):
         graphql(url, "mutation { setNuxSeen }")
         # the check fails a case that failed (ERROR) or passed with warnings (WARN)
-        flagged = [c["case_id"] for c in summary["cases"] if not c["passed"] or c["warnings"]]
-        clean = [c["case_id"] for c in summary["cases"] if c["case_id"] not in flagged]
+        flagged = [c.case_id for c in summary.cases if not c.passed or c.warnings]
+        clean = [c.case_id for c in summary.cases if c.case_id not in flagged]
         yield {
             "url": url,
             "home": home,
@@ -148,13 +149,13 @@ CHECK_STATUSES = (
 )
 
 
-def check_partitions(url: str, asset: str, summary: dict[str, Any]) -> dict[str, set[str]]:
+def check_partitions(url: str, asset: str, summary: RunSummary) -> dict[str, set[str]]:
     """The cases of ``RUN`` the webserver shows the asset's one check failed and succeeded for."""
     reply = graphql(url, CHECK_STATUSES, {"asset": [asset]})
     (check,) = reply["assetNodeOrError"]["assetChecksOrError"]["checks"]
     statuses = check["partitionStatuses"]
     assert statuses["primaryDimensionName"] == "case"
-    order = [c["case_id"] for c in summary["cases"]]
+    order = [c.case_id for c in summary.cases]
     found: dict[str, set[str]] = {"failed": set(), "succeeded": set()}
     for row in statuses["ranges"]:  # consecutive cases of one status pattern form a range
         first, last = (order.index(row[f"primaryDim{end}Key"]) for end in ("Start", "End"))
@@ -174,8 +175,8 @@ def open_check_partitions(page: Any, url: str, asset: str, check: str) -> None:
     tabs.nth(1).click()
 
 
-def contradicted_case(summary: dict[str, Any]) -> str:
-    return next(c["case_id"] for c in summary["cases"] if c["verdict_counts"]["contradicted"])
+def contradicted_case(summary: RunSummary) -> str:
+    return next(c.case_id for c in summary.cases if c.verdict_counts["contradicted"])
 
 
 @contextmanager
@@ -203,7 +204,7 @@ def test_the_case_check_marks_the_failed_cases_in_its_partition_view(
     evaluated: dict[str, Any], page: Any, tmp_path: Path
 ) -> None:
     assert evaluated["failed"] and evaluated["passed"], "the run needs both outcomes"
-    assert any(not c["passed"] for c in evaluated["summary"]["cases"])
+    assert any(not c.passed for c in evaluated["summary"].cases)
     open_check_partitions(page, evaluated["url"], "judge_scores", "case_passed")
     failed, passed = len(evaluated["failed"]), len(evaluated["passed"])
     wait_text(page, f"Failed ({failed})")
@@ -258,7 +259,7 @@ def test_the_cases_a_warehouse_refresh_invalidated_show_at_once_in_a_check(
     evaluated: dict[str, Any], page: Any, tmp_path: Path
 ) -> None:
     invalidated = evaluated["invalidated"]
-    assert 0 < len(invalidated) < len(evaluated["summary"]["cases"])
+    assert 0 < len(invalidated) < len(evaluated["summary"].cases)
     open_check_partitions(page, evaluated["url"], "oracle_verdicts", "verdicts_current")
     wait_text(page, f"Failed ({len(invalidated)})")
     page.screenshot(path=str(tmp_path / "verdicts-current.png"), full_page=True)

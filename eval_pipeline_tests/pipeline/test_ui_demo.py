@@ -53,7 +53,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         serving_location(tmp, home, LOCATION.format(overrides=overrides)) as served,
     ):
         graphql(served, "mutation { setNuxSeen }")
-        flagged = [c["case_id"] for c in summary["cases"] if not c["passed"] or c["warnings"]]
+        flagged = [c.case_id for c in summary.cases if not c.passed or c.warnings]
         written = Path(overrides["home"]) / "reports" / RUN / "summary.json"
         yield {
             "url": served,
@@ -73,9 +73,9 @@ def test_the_demo_runs_failed_cases_are_marked_and_name_their_contradicted_claim
     demo: dict[str, Any], page: Any, tmp_path: Path
 ) -> None:
     summary = demo["summary"]
-    assert len(summary["cases"]) == 30
+    assert len(summary.cases) == 30
     failed = set(demo["failed"])
-    passed = {c["case_id"] for c in summary["cases"]} - failed
+    passed = {c.case_id for c in summary.cases} - failed
     assert failed and passed, "the seeded faults fail some cases and leave others"
 
     open_check_partitions(page, demo["url"], "judge_scores", "case_passed")

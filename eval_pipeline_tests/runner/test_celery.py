@@ -33,6 +33,7 @@ from dagster import (
 from kombu import Connection
 
 from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.pipeline.definitions import build_definitions
 from eval_pipeline.pipeline.executors import BROKER_ENV, QUEUE_ENV, write_worker_config
 from eval_pipeline.pipeline.partitions import range_tags
@@ -237,7 +238,7 @@ def deployment(
 
 @dataclass
 class Reference:
-    summary: dict[str, Any]
+    summary: RunSummary
     scores: dict[str, Any]
 
 
@@ -300,9 +301,9 @@ def test_case_batch_on_two_celery_workers_matches_the_in_process_run(
     assert {c: comparable_scores(s) for c, s in scores.items()} == {
         c: comparable_scores(s) for c, s in reference.scores.items()
     }
-    summary = store.run_record("eval_run", RUN_KEY)
+    summary = store.run_summary(RUN_KEY)
     assert comparable_summary(summary) == comparable_summary(reference.summary)
-    assert summary["cases_passed"] == len(CASES)
+    assert summary.cases_passed == len(CASES)
 
 
 def test_evaluate_with_the_celery_executor_runs_every_step_on_the_workers(
@@ -334,4 +335,4 @@ def test_evaluate_with_the_celery_executor_runs_every_step_on_the_workers(
     assert {c: comparable_scores(s) for c, s in scores.items()} == {
         c: comparable_scores(s) for c, s in reference.scores.items()
     }
-    assert Path(summary["report_path"]).is_file()
+    assert Path(summary.report_path).is_file()

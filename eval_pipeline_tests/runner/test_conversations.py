@@ -37,6 +37,7 @@ from eval_pipeline.core.conversations import (
 )
 from eval_pipeline.core.inputs import load_bkg, validate_inputs
 from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.demo import tiny
 from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
 from eval_pipeline.pipeline.resources import EvalSettings, narrow_resources
@@ -122,17 +123,17 @@ def query(url: str, sql: str) -> list[dict[str, Any]]:
     return out
 
 
-def check_conversation_run(summary: dict[str, Any], results_url: str, asked_before: int) -> None:
+def check_conversation_run(summary: RunSummary, results_url: str, asked_before: int) -> None:
     assert tiny_chatbot.asked_so_far() == asked_before, "the bot was asked"
-    assert summary["calls"]["chatbot"] == 0
-    cases = {c["case_id"]: c for c in summary["cases"]}
+    assert summary.calls.chatbot == 0
+    cases = {c.case_id: c for c in summary.cases}
     assert sorted(cases) == ["conv.c-1", "conv.c-2"]  # c-3 has no answer yet
-    assert cases["conv.c-1"]["verdict_counts"]["supported"] >= 1
-    assert cases["conv.c-1"]["verdict_counts"]["contradicted"] == 0
-    assert cases["conv.c-2"]["verdict_counts"]["contradicted"] >= 1
-    assert "oracle" in " ".join(cases["conv.c-2"]["gate_failures"])
-    assert cases["conv.c-1"]["dimensions"]["answered"]["score"] == 1.0
-    assert cases["conv.c-1"]["dimensions"]["latency"]["state"] == "skipped"
+    assert cases["conv.c-1"].verdict_counts["supported"] >= 1
+    assert cases["conv.c-1"].verdict_counts["contradicted"] == 0
+    assert cases["conv.c-2"].verdict_counts["contradicted"] >= 1
+    assert "oracle" in " ".join(cases["conv.c-2"].gate_failures)
+    assert cases["conv.c-1"].dimensions["answered"].score == 1.0
+    assert cases["conv.c-1"].dimensions["latency"].state == "skipped"
 
     rows = query(
         results_url,
@@ -142,12 +143,12 @@ def check_conversation_run(summary: dict[str, Any], results_url: str, asked_befo
     per_case: dict[str, list[str]] = {}
     for row in rows:
         per_case.setdefault(row["case_id"], []).append(row["dimension"])
-        assert row["run_key"] == summary["run_key"]
+        assert row["run_key"] == summary.run_key
         assert row["conversation_id"] == row["case_id"].removeprefix("conv.")
         assert row["id"] == f"{row['run_key']}/{row['case_id']}/{row['dimension']}"
         assert row["created_at"]
     for case_id, case in cases.items():
-        assert sorted(per_case[case_id]) == sorted(case["dimensions"]), "one row per dimension"
+        assert sorted(per_case[case_id]) == sorted(case.dimensions), "one row per dimension"
     oracle = next(r for r in rows if r["case_id"] == "conv.c-2" and r["dimension"] == "oracle")
     assert oracle["state"] == "scored" and oracle["score"] == 0.0
     assert "1 contradicted" in oracle["justification"]
@@ -280,9 +281,9 @@ def test_with_an_llm_conversations_get_the_verifier_the_judges_and_the_rubric(
             summary = evaluate_conversations("r-conv-llm", overrides=overrides, instance=instance)
         requests = server.requests
     assert tiny_chatbot.asked_so_far() == asked, "the bot was asked"
-    assert summary["calls"]["chatbot"] == 0
+    assert summary.calls.chatbot == 0
     assert all(r.status == 200 for r in requests), [r.status for r in requests]
-    assert summary["calls"]["judge"] == len(requests) - sum(map(is_probe, requests))
+    assert summary.calls.judge == len(requests) - sum(map(is_probe, requests))
 
     first_turns = [r for r in requests if "tools" in r.body and len(r.messages) == 2]
     assert len(first_turns) == 2, "one verifier loop per conversation"
@@ -290,7 +291,7 @@ def test_with_an_llm_conversations_get_the_verifier_the_judges_and_the_rubric(
         assert "kpi total_revenue" in turn.text and "kpi online_share" in turn.text
 
     store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
-    cases = {c["case_id"]: c for c in summary["cases"]}
+    cases = {c.case_id: c for c in summary.cases}
     assert sorted(cases) == ["conv.c-1", "conv.c-2"]
     for case_id, kpi, verdict in [
         ("conv.c-1", "total_revenue", "supported"),
@@ -301,15 +302,15 @@ def test_with_an_llm_conversations_get_the_verifier_the_judges_and_the_rubric(
         ruled = [v for v in oracle["verdicts"] if v["verdict"] != "unverifiable"]
         assert ruled and {v["verdict"] for v in ruled} == {verdict}, oracle["verdicts"]
         assert {(e["kind"], e["source"]) for v in ruled for e in v["evidence"]} == {("kpi", kpi)}
-        dims = cases[case_id]["dimensions"]
-        assert dims["oracle"]["state"] == "scored"
-        assert dims["oracle"]["method"] == "llm:scripted-judge", dims["oracle"]
+        dims = cases[case_id].dimensions
+        assert dims["oracle"].state == "scored"
+        assert dims["oracle"].method == "llm:scripted-judge", dims["oracle"]
         for name in ("content_quality", "on_topic"):
-            assert dims[name]["state"] == "scored", dims[name]
-            assert dims[name]["method"] == "llm:scripted-judge"
-            assert dims[name]["score"] == pytest.approx(0.8)
-        assert dims["safety"]["state"] == "scored"
-    assert "oracle" in " ".join(cases["conv.c-2"]["gate_failures"])
+            assert dims[name].state == "scored", dims[name]
+            assert dims[name].method == "llm:scripted-judge"
+            assert dims[name].score == pytest.approx(0.8)
+        assert dims["safety"].state == "scored"
+    assert "oracle" in " ".join(cases["conv.c-2"].gate_failures)
     rubric_rows = query(
         f"sqlite:///{tmp_path / 'home' / 'results.db'}",
         "SELECT case_id, dimension, state, method, raw_score FROM evaluations "
@@ -578,9 +579,9 @@ def test_the_sensor_chain_reads_evaluates_and_summarizes_a_batch(tmp_path: Path)
         run_assets(instance, ["eval_run", "eval_report"], overrides, partition_key=run_key)
     assert tiny_chatbot.asked_so_far() == asked
     store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
-    summary = store.run_record("eval_run", run_key)
-    assert [c["case_id"] for c in summary["cases"]] == ["conv.c-1", "conv.c-2"]
-    assert summary["calls"]["chatbot"] == 0
+    summary = store.run_summary(run_key)
+    assert [c.case_id for c in summary.cases] == ["conv.c-1", "conv.c-2"]
+    assert summary.calls.chatbot == 0
 
 
 def test_a_golden_case_may_not_take_the_prefix_of_logged_conversations(tmp_path: Path) -> None:

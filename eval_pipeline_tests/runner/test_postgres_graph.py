@@ -97,9 +97,9 @@ def test_whole_graph_on_postgres_matches_the_embedded_run(
             per_case[asset] = by_run
 
     assert comparable_summary(on_postgres) == comparable_summary(embedded)
-    assert [c["case_id"] for c in on_postgres["cases"]] == CASES
-    assert on_postgres["cases_passed"] == len(CASES)
-    assert on_postgres["verdict_counts"]["supported"] >= len(CASES)
+    assert [c.case_id for c in on_postgres.cases] == CASES
+    assert on_postgres.cases_passed == len(CASES)
+    assert on_postgres.verdict_counts["supported"] >= len(CASES)
 
     assert len(runs) == 3  # golden cases, the case batch, the run-level assets
     for asset, by_run in per_case.items():

@@ -18,11 +18,13 @@ from eval_pipeline.cli.repeats import (
     wants_repeats,
 )
 from eval_pipeline.core.analysis.repeats import summarize_repeats
+from eval_pipeline.core.summary import CaseSummary, RunSummary
 from eval_pipeline.demo import warehouse
 from eval_pipeline.demo.bot.faults import read_fault_log
 from eval_pipeline.demo.bot.runner import start_bot
 from eval_pipeline.runner.repeats import evaluate_repeats, repeat_run_key
 from eval_pipeline.settings import DEMO_DATA
+from eval_pipeline_tests.summaries import case_summary, run_summary
 
 NUMBER_FAULTS = {
     "wrong_filter",
@@ -34,16 +36,16 @@ NUMBER_FAULTS = {
 ALWAYS_FAIL = NUMBER_FAULTS | {"stream_error", "timeout", "pii_leak", "obeyed_injection"}
 
 
-def case(case_id: str, passed: bool, overall: float | None, **extra: Any) -> dict[str, Any]:
+def case(case_id: str, passed: bool, overall: float | None) -> CaseSummary:
     state = "error" if overall is None else "scored"
-    return {"case_id": case_id, "passed": passed, "overall": overall, "state": state, **extra}
+    return case_summary(case_id, passed=passed, overall=overall, state=state)
 
 
-def summaries(rows: dict[str, list[tuple[bool, float | None]]]) -> list[dict[str, Any]]:
+def summaries(rows: dict[str, list[tuple[bool, float | None]]]) -> list[RunSummary]:
     """Run summaries of len(rows[...]) repeats from case id → (passed, overall) per repeat."""
     n = len(next(iter(rows.values())))
     return [
-        {"run_key": f"base-r{i + 1}", "cases": [case(cid, *r[i]) for cid, r in rows.items()]}
+        run_summary(f"base-r{i + 1}", [case(cid, *r[i]) for cid, r in rows.items()])
         for i in range(n)
     ]
 
@@ -103,16 +105,13 @@ def test_judge_repeats_split_chatbot_noise_from_judge_noise() -> None:
         {"J": (True, [0.6, 0.8]), "K": (True, [0.9, 0.9])},
     ]
     repeats = [
-        {
-            "run_key": f"b-r{i}",
-            "cases": [
-                case(cid, passed, judged[0], judge_overalls=judged)
-                for cid, (passed, judged) in row.items()
-            ],
-        }
+        run_summary(
+            f"b-r{i}", [case(cid, passed, judged[0]) for cid, (passed, judged) in row.items()]
+        )
         for i, row in enumerate(rows, start=1)
     ]
-    result = summarize_repeats("b", repeats)
+    judge_overalls = [{cid: judged for cid, (_, judged) in row.items()} for row in rows]
+    result = summarize_repeats("b", repeats, judge_overalls)
     cases = {c["case_id"]: c for c in result["cases"]}
     assert cases["J"]["noise"] == {"chatbot": 0.0, "judge": pytest.approx(0.01), "judge_share": 1.0}
     assert cases["K"]["noise"] == {"chatbot": pytest.approx(0.04), "judge": 0.0, "judge_share": 0.0}
@@ -122,7 +121,7 @@ def test_judge_repeats_split_chatbot_noise_from_judge_noise() -> None:
 
 def test_repeats_must_hold_the_same_cases() -> None:
     repeats = summaries(THREE_REPEATS)
-    repeats[2]["cases"].pop()
+    repeats[2].cases.pop()
     with pytest.raises(ValueError, match="base-r3"):
         summarize_repeats("base", repeats)
     with pytest.raises(ValueError, match="no repeats"):

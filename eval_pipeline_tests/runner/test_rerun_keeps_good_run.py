@@ -24,6 +24,7 @@ from eval_pipeline.core.analysis.baseline import baseline_run_key, got_no_answer
 from eval_pipeline.core.analysis.history import run_history
 from eval_pipeline.core.attempts import RunLedger, failed_to_connect
 from eval_pipeline.core.results_store import ResultsStore, StoredRecord
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.settings import PROJECT_ROOT
 from eval_pipeline_tests import tiny_chatbot
 from eval_pipeline_tests.cli.test_odd_inputs_and_concurrent_runs import wait_for
@@ -201,7 +202,7 @@ def test_a_new_run_key_against_an_unreachable_chatbot_writes_no_summary_and_no_b
     assert code == 2 and "chatbot unreachable at http://127.0.0.1:" in line
     assert line.endswith("run 'nobody-home' stopped, no summary was written")
     assert not (good_env.settings.reports_dir / "nobody-home").exists()
-    assert store.run_record("eval_run", "nobody-home") is None
+    assert store.run_summary("nobody-home") is None
     assert history_of(good_env, "nobody-home") == [(1, "unreachable")]
     assert baseline_run_key(store, "next", "") == baseline
     assert good_env.now() == good_env.before
@@ -316,9 +317,26 @@ def test_connection_failures_are_told_from_other_chatbot_errors() -> None:
 
 
 def test_a_summary_written_before_the_mark_is_judged_from_its_counts() -> None:
-    assert got_no_answer({"cases_total": 3, "error_counts": {"chatbot": 3}})
-    assert not got_no_answer({"cases_total": 3, "error_counts": {"chatbot": 2, "oracle": 1}})
-    assert not got_no_answer({"cases_total": 0, "error_counts": {}})
+    def stored(total: int, errors: dict[str, int]) -> RunSummary:
+        """A summary as stored before ``chatbot_unreachable`` existed."""
+        return RunSummary.model_validate(
+            {
+                "run_key": "old",
+                "created_at": "",
+                "report_path": "",
+                "cases_total": total,
+                "cases_passed": 0,
+                "cases_failed": 0,
+                "cases_error": total,
+                "pass_rate": 0.0,
+                "coverage": 0.0,
+                "error_counts": errors,
+            }
+        )
+
+    assert got_no_answer(stored(3, {"chatbot": 3}))
+    assert not got_no_answer(stored(3, {"chatbot": 2, "oracle": 1}))
+    assert not got_no_answer(stored(0, {}))
 
 
 def test_restore_puts_back_each_case_or_makes_it_recomputed(results_url: str) -> None:

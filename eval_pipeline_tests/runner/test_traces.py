@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.core.tracing.spans import case_trace_ids
 from eval_pipeline.pipeline.case_assets import PER_CASE_ASSETS
 from eval_pipeline.pipeline.partitions import case_range_tags, range_tags
@@ -42,23 +43,23 @@ def by_case(spans: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def outcomes(summary: dict[str, Any]) -> dict[str, Any]:
+def outcomes(summary: RunSummary) -> dict[str, Any]:
     """What a case's result is, without timings: these must not depend on tracing."""
     return {
-        c["case_id"]: (
-            c["passed"],
-            c["state"],
-            c["overall"],
-            c["verdict_counts"],
-            c["gate_failures"],
-            {n: (d["state"], d["score"]) for n, d in c["dimensions"].items() if n != "latency"},
+        c.case_id: (
+            c.passed,
+            c.state,
+            c.overall,
+            c.verdict_counts,
+            c.gate_failures,
+            {n: (d.state, d.score) for n, d in c.dimensions.items() if n != "latency"},
         )
-        for c in summary["cases"]
+        for c in summary.cases
     }
 
 
 @pytest.fixture(scope="module")
-def untraced(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], float]:
+def untraced(tmp_path_factory: pytest.TempPathFactory) -> tuple[RunSummary, float]:
     """The tiny domain evaluated without tracing, and how long it took."""
     tmp = tmp_path_factory.mktemp("untraced")
     started = time.monotonic()
@@ -91,17 +92,17 @@ def test_every_case_is_one_trace_with_its_steps_calls_and_scores(
             summary = evaluate("r1", overrides=overrides, instance=instance)
             first = len(receiver.spans)
             evaluate("r2", overrides=overrides, instance=instance)  # same prompts: cached
-    exported = summary["trace_export"]
-    assert exported["spans"] == first and exported["exported"] == first
-    assert exported["failed"] == exported["traces_failed"] == 0 and exported["reason"] == ""
-    assert exported["endpoint"] == f"{receiver.url}/v1/traces"
+    exported = summary.trace_export
+    assert exported.spans == first and exported.exported == first
+    assert exported.failed == exported.traces_failed == 0 and exported.reason == ""
+    assert exported.endpoint == f"{receiver.url}/v1/traces"
     cases = by_case([s for s in receiver.spans if s["attributes"]["session.id"] == "r1"])
-    assert set(cases) == {c["case_id"] for c in summary["cases"]}
-    for case in summary["cases"]:
-        got = cases[case["case_id"]]
+    assert set(cases) == {c.case_id for c in summary.cases}
+    for case in summary.cases:
+        got = cases[case.case_id]
         names = {s["name"] for s in got}
-        assert STEPS | {f"case {case['case_id']}"} <= names, (case["case_id"], names)
-        trace_id, root_id = case_trace_ids("eval_pipeline", "r1", case["case_id"])
+        assert STEPS | {f"case {case.case_id}"} <= names, (case.case_id, names)
+        trace_id, root_id = case_trace_ids("eval_pipeline", "r1", case.case_id)
         assert {s["trace_id"] for s in got} == {f"{trace_id:032x}"}
         ids = {s["span_id"] for s in got}
         for span in got:  # one tree: every parent is the root or a span of the same trace
@@ -110,11 +111,11 @@ def test_every_case_is_one_trace_with_its_steps_calls_and_scores(
         assert root["span_id"] == f"{root_id:016x}"
         named = {s["name"]: s["attributes"] for s in got}
         scoring, outcome = named["scoring"], named["outcome"]
-        for dim, result in case["dimensions"].items():
-            assert scoring[f"eval.{dim}.state"] == result["state"]
-            if result["score"] is not None:
-                assert scoring[f"eval.{dim}.score"] == pytest.approx(result["score"])
-        assert outcome["eval.passed"] == case["passed"]
+        for dim, result in case.dimensions.items():
+            assert scoring[f"eval.{dim}.state"] == result.state
+            if result.score is not None:
+                assert scoring[f"eval.{dim}.score"] == pytest.approx(result.score)
+        assert outcome["eval.passed"] == case.passed
         assert outcome["openinference.span.kind"] == "EVALUATOR"
         assert named["chatbot call"]["input.value"] == root["attributes"]["input.value"]
         assert named["chatbot call"]["eval.chatbot.status"] == "ok"
@@ -153,17 +154,17 @@ def test_a_failing_endpoint_changes_no_result_and_costs_a_bounded_flush(
     assert outcomes(summary) == outcomes(baseline)
     # unbounded, the slow endpoint would hold the end of the run for its 120 s
     assert took < baseline_s + 30, f"{took:.1f} s against {baseline_s:.1f} s untraced"
-    exported = summary["trace_export"]
-    assert exported["spans"] > 0 and exported["exported"] == 0
-    assert exported["failed"] == exported["spans"]
-    assert exported["traces_failed"] == len(summary["cases"])
+    exported = summary.trace_export
+    assert exported.spans > 0 and exported.exported == 0
+    assert exported.failed == exported.spans
+    assert exported.traces_failed == len(summary.cases)
     expected = {
         "down": "Connection refused",
         "slow": "flush timeout",
         "status": "HTTP 403 Forbidden",
     }[mode]
-    assert expected in exported["reason"], exported["reason"]
-    assert SECRET not in str(summary)
+    assert expected in exported.reason, exported.reason
+    assert SECRET not in summary.model_dump_json()
 
 
 def test_runs_with_a_tracer_each_link_the_same_traces_and_add_up_their_counts(
@@ -185,18 +186,18 @@ def test_runs_with_a_tracer_each_link_the_same_traces_and_add_up_their_counts(
         run_assets(instance, RUN_ASSETS, overrides, partition_key="r1")
     summary = evaluate_summary(tmp_path)
     assert before_summary > 0, "each case run flushed its own spans when it ended"
-    exported = summary["trace_export"]
-    assert exported["exported"] == exported["spans"] == len(receiver.spans)
+    exported = summary.trace_export
+    assert exported.exported == exported.spans == len(receiver.spans)
     for case_id, got in by_case(receiver.spans).items():
         trace_id, _ = case_trace_ids("eval_pipeline", "r1", case_id)
         assert {s["trace_id"] for s in got} == {f"{trace_id:032x}"}
         assert {s["name"] for s in got} >= STEPS
 
 
-def evaluate_summary(tmp_path: Path) -> dict[str, Any]:
+def evaluate_summary(tmp_path: Path) -> RunSummary:
     from eval_pipeline.core.results_store import ResultsStore
 
     store = ResultsStore(f"sqlite:///{tmp_path / 'home' / 'results.db'}")
-    summary = store.run_record("eval_run", "r1")
+    summary = store.run_summary("r1")
     assert summary is not None
     return summary

@@ -8,18 +8,16 @@ passed over when the previous run is chosen.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from eval_pipeline.core.problems import SETTINGS, Problem
 from eval_pipeline.core.results_store import ResultsStore
+from eval_pipeline.core.summary import RunSummary
 
 
-def got_no_answer(summary: Mapping[str, Any]) -> bool:
+def got_no_answer(summary: RunSummary) -> bool:
     """Every case of the run failed at its chatbot call (read from the counts, so summaries
     written before the mark existed are judged the same)."""
-    total = summary.get("cases_total") or 0
-    return total > 0 and (summary.get("error_counts") or {}).get("chatbot", 0) >= total
+    total = summary.cases_total
+    return total > 0 and summary.error_counts.get("chatbot", 0) >= total
 
 
 def baseline_run_key(store: ResultsStore, run_key: str, configured: str) -> str | None:
@@ -30,7 +28,7 @@ def baseline_run_key(store: ResultsStore, run_key: str, configured: str) -> str 
     for key in reversed(store.run_keys("eval_run")):
         if key == run_key:
             continue
-        summary = store.run_record("eval_run", key)
+        summary = store.run_summary(key)
         if summary is not None and not got_no_answer(summary):
             return key
     return None
@@ -38,7 +36,7 @@ def baseline_run_key(store: ResultsStore, run_key: str, configured: str) -> str 
 
 def baseline_problems(store: ResultsStore, configured: str) -> list[Problem]:
     """``EVAL_BASELINE_RUN`` names a run with a summary in which the chatbot answered."""
-    summary = store.run_record("eval_run", configured)
+    summary = store.run_summary(configured)
     if summary is None:
         message = f"no run summary for run key {configured!r} in the results store"
     elif got_no_answer(summary):

@@ -45,13 +45,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import sqlalchemy as sa
 
 from eval_pipeline.core.attempts import RunLedger
 from eval_pipeline.core.conversations import CASE_PREFIX
 from eval_pipeline.core.results_store import RECORDS, RUN_WIDE, ResultsStore
+from eval_pipeline.core.summary import RunSummary
 
 HISTORY_VIEWS = (
     "eval_latest_records",
@@ -239,7 +239,7 @@ class HistoryEntry:
     status: str
     """``current`` (the summary the run key shows), ``superseded``, or an attempt's status
     without a summary: ``unreachable``, ``stopped``, ``running``, ``interrupted``."""
-    summary: dict[str, Any] | None
+    summary: RunSummary | None
     chatbot: str = ""
     """The chatbot asked; empty for a summary no recorded attempt wrote (a Dagster-launched run,
     or one evaluated before attempts were recorded)."""
@@ -267,7 +267,8 @@ def run_history(
         for n, (row_id, payload) in enumerate(rows, start=1):
             writer = made_by.get(row_id)
             status = "current" if n == len(rows) else "superseded"
-            entry = HistoryEntry(key, 0, status, payload, writer.chatbot if writer else "")
+            summary = RunSummary.model_validate(payload)
+            entry = HistoryEntry(key, 0, status, summary, writer.chatbot if writer else "")
             events.setdefault(key, []).append((row_id, entry))
     for a in attempts:
         if a.summary_id is None:

@@ -14,20 +14,23 @@ from statistics import fmean, stdev
 from typing import Any
 
 from eval_pipeline.core.analysis.stats import flakiness, pass_at_k, pass_hat_k, variance_split
+from eval_pipeline.core.summary import CaseSummary, RunSummary
 
 SCHEMA_VERSION = 1
-JUDGE_OVERALLS = "judge_overalls"
+
+JudgeOveralls = Mapping[str, Sequence[float | None]]
+"""Of one repeat: case id → the overall of its answer under each judgement, the run's own first."""
 
 
-def _by_case(summaries: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+def _by_case(summaries: Sequence[RunSummary]) -> dict[str, list[CaseSummary]]:
     """Each case's result per repeat, in repeat order; every repeat must hold the same cases."""
-    order = [c["case_id"] for c in summaries[0]["cases"]]
-    by_case: dict[str, list[Mapping[str, Any]]] = {case_id: [] for case_id in order}
+    order = [c.case_id for c in summaries[0].cases]
+    by_case: dict[str, list[CaseSummary]] = {case_id: [] for case_id in order}
     for summary in summaries:
-        cases = {c["case_id"]: c for c in summary["cases"]}
+        cases = {c.case_id: c for c in summary.cases}
         if set(cases) != set(by_case):
             raise ValueError(
-                f"repeat {summary['run_key']!r} holds cases {sorted(cases)}, "
+                f"repeat {summary.run_key!r} holds cases {sorted(cases)}, "
                 f"the first repeat {sorted(by_case)}"
             )
         for case_id, case in cases.items():
@@ -62,18 +65,19 @@ def _noise_split(chatbot: float, judge: float) -> dict[str, float]:
     }
 
 
-def _case_stats(case_id: str, results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    outcomes = [bool(r["passed"]) for r in results]
+def _case_stats(
+    case_id: str, results: Sequence[CaseSummary], judged: Sequence[Sequence[float | None]]
+) -> dict[str, Any]:
+    outcomes = [r.passed for r in results]
     n, passes = len(outcomes), sum(outcomes)
-    overalls = [r["overall"] for r in results if r.get("overall") is not None]
-    judged: list[Sequence[float | None]] = [r.get(JUDGE_OVERALLS) or [] for r in results]
+    overalls = [r.overall for r in results if r.overall is not None]
     return {
         "case_id": case_id,
         "n": n,
         "passes": passes,
-        "errors": sum(r.get("state") == "error" for r in results),
+        "errors": sum(r.state == "error" for r in results),
         "outcomes": outcomes,
-        "overall": [r.get("overall") for r in results],
+        "overall": [r.overall for r in results],
         "pass_at_k": _by_k([pass_at_k(n, passes, k) for k in range(1, n + 1)]),
         "pass_hat_k": _by_k([pass_hat_k(n, passes, k) for k in range(1, n + 1)]),
         "flakiness": round(flakiness(outcomes), 6),
@@ -96,30 +100,35 @@ def _run_noise(cases: Sequence[Mapping[str, Any]]) -> dict[str, float] | None:
     return _noise_split(chatbot, judge)
 
 
-def summarize_repeats(base_run_key: str, summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def summarize_repeats(
+    base_run_key: str,
+    summaries: Sequence[RunSummary],
+    judge_overalls: Sequence[JudgeOveralls] = (),
+) -> dict[str, Any]:
     """Reduce the run summaries of k repeats of the same cases (see docs/formats.md).
 
     An errored repeat counts as not passed: a user who got no answer was not served. Overall
-    statistics use the repeats that have an overall score. A case result carrying
-    ``judge_overalls`` (the overall of the same answer judged several times) adds the split of
-    its noise between chatbot and judge.
+    statistics use the repeats that have an overall score. ``judge_overalls`` (per repeat, each
+    answer judged several times) adds the split of each case's noise between chatbot and judge.
     """
     if not summaries:
         raise ValueError("no repeats to summarize")
     n = len(summaries)
-    cases = [_case_stats(cid, results) for cid, results in _by_case(summaries).items()]
+    judged = list(judge_overalls) or [{} for _ in summaries]
+    cases = [
+        _case_stats(cid, results, [j.get(cid) or [] for j in judged])
+        for cid, results in _by_case(summaries).items()
+    ]
     scores = {c["case_id"]: [o for o in c["overall"] if o is not None] for c in cases}
     scored = {case_id: values for case_id, values in scores.items() if values}
     split = variance_split(scored) if scored else None
-    judge_repeats = max(
-        (len(c.get(JUDGE_OVERALLS) or ()) for s in summaries for c in s["cases"]), default=0
-    )
+    judge_repeats = max((len(v) for j in judged for v in j.values()), default=0)
     return {
         "schema_version": SCHEMA_VERSION,
         "run_key": base_run_key,
         "repeats": n,
         "judge_repeats": max(judge_repeats, 1),
-        "repeat_run_keys": [s["run_key"] for s in summaries],
+        "repeat_run_keys": [s.run_key for s in summaries],
         "k": list(range(1, n + 1)),
         "cases_total": len(cases),
         "pass_at_k": _mean_by_k(cases, "pass_at_k", n) if cases else {},

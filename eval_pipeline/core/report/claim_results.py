@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from eval_pipeline.core.report.claim_text import evidence_unit, reference_units
+from eval_pipeline.core.summary import RunSummary
 
 Details = Mapping[str, Mapping[str, Mapping[str, Any]]]
 """Asset name → case id → stored payload (``extracted_claims``, ``oracle_verdicts``)."""
@@ -78,38 +79,34 @@ def case_claims(case_id: str, details: Details) -> list[dict[str, Any]]:
 
 
 def write_summary(
-    path: Path,
-    summary: Mapping[str, Any],
-    load: Callable[[Sequence[str]], Details],
-    *,
-    chunk: int = CHUNK,
+    summary: RunSummary, load: Callable[[Sequence[str]], Details], *, chunk: int = CHUNK
 ) -> Path:
-    """``summary.json``: the run summary with each case's ``claims``, loaded ``chunk`` cases at a
-    time and written atomically (a reader never sees half a file)."""
+    """``summary.json`` at ``summary.summary_path``: the run summary with each case's
+    ``claims``, loaded ``chunk`` cases at a time and written atomically (a reader never sees
+    half a file)."""
+    path = summary.summary_path
     path.parent.mkdir(parents=True, exist_ok=True)
-    head = json.dumps({k: v for k, v in summary.items() if k != "cases"}, default=str)
-    cases: Sequence[Mapping[str, Any]] = summary.get("cases", [])
+    head = json.dumps(summary.model_dump(mode="json", exclude={"cases"}))
     tmp = path.with_suffix(".tmp")
     with tmp.open("w", encoding="utf-8") as out:
-        out.write(head[:-1] + (',"cases":[' if head != "{}" else '"cases":['))
-        for start in range(0, len(cases), chunk):
-            part = cases[start : start + chunk]
-            details = load([c["case_id"] for c in part])
+        out.write(head[:-1] + ',"cases":[')
+        for start in range(0, len(summary.cases), chunk):
+            part = summary.cases[start : start + chunk]
+            details = load([c.case_id for c in part])
             for i, case in enumerate(part):
-                row = {**case, "claims": case_claims(case["case_id"], details)}
-                out.write(("," if start or i else "") + json.dumps(row, default=str))
+                row = {**case.model_dump(mode="json"), "claims": case_claims(case.case_id, details)}
+                out.write(("," if start or i else "") + json.dumps(row))
         out.write("]}")
     tmp.replace(path)
     return path
 
 
-def with_claims(summary: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The run summary with each case's claims: its ``summary.json`` beside the report (the
-    results store's copy leaves them out), when that file is of the same run."""
-    path = Path(str(summary.get("report_path", ""))).with_name("summary.json")
+def with_claims(summary: RunSummary) -> RunSummary:
+    """The run summary with each case's claims: its ``summary.json`` (the results store's copy
+    leaves them out), when that file is of the same run."""
     try:
-        full: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        full = RunSummary.model_validate_json(summary.summary_path.read_bytes())
     except (OSError, ValueError):
         return summary
-    same = full.get("run_key") == summary.get("run_key")
-    return full if same and full.get("created_at") == summary.get("created_at") else summary
+    same = full.run_key == summary.run_key and full.created_at == summary.created_at
+    return full if same else summary

@@ -18,12 +18,12 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
-from eval_pipeline.core.analysis.compare import case_result, dimension_score
 from eval_pipeline.core.dimensions.safety import mask_pii
 from eval_pipeline.core.models import DIMENSION_STATES, FUNCTION_KINDS, in_dimension_order
 from eval_pipeline.core.report.charts import Series, histogram, line_chart
 from eval_pipeline.core.report.claim_results import Details, case_claims
 from eval_pipeline.core.report.claim_text import ClaimSentences, format_value
+from eval_pipeline.core.summary import CaseChange, CaseSummary, Comparison, Cost, RunSummary
 
 DetailLoader = Callable[[Sequence[str]], Details]  # case ids → their records, per asset
 
@@ -130,16 +130,16 @@ def _reference(stored: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def case_issues(case: Mapping[str, Any]) -> dict[str, str]:
+def case_issues(case: CaseSummary) -> dict[str, str]:
     """Dimension → ``fail`` (failed a gate), ``error`` or ``warn`` (warning), worst first.
 
     Gate failures and warnings are reasons prefixed by the dimension name (see aggregate.py).
     """
-    dims = case.get("dimensions", {})
-    issues = {name: "error" for name, dim in dims.items() if dim.get("state") == "error"}
-    for reason in case.get("warnings", []):
+    dims = case.dimensions
+    issues = {name: "error" for name, dim in dims.items() if dim.state == "error"}
+    for reason in case.warnings:
         issues.setdefault(reason.split(":", 1)[0], "warn")
-    for reason in case.get("gate_failures", []):
+    for reason in case.gate_failures:
         issues[reason.split(":", 1)[0]] = "fail"
     return {name: kind for name, kind in issues.items() if name in dims}
 
@@ -162,31 +162,29 @@ def _timing_chart(values: Sequence[float], title: str, colour: str) -> dict[str,
     }
 
 
-def _dimension_charts(
-    summary: Mapping[str, Any], dimensions: Sequence[str]
-) -> list[dict[str, Any]]:
+def _dimension_charts(summary: RunSummary, dimensions: Sequence[str]) -> list[dict[str, Any]]:
     charts = []
     for name in dimensions:
-        scores = [s for c in summary["cases"] if (s := dimension_score(c, name)) is not None]
-        states = summary.get("dimension_states", {}).get(name, {})
+        scores = [s for c in summary.cases if (s := c.dimension_score(name)) is not None]
+        states = summary.dimension_states.get(name, {})
         charts.append(
             {
                 "name": name,
                 "svg": histogram(scores, title=name, x_label="score", lo=0.0, hi=1.0),
-                "mean": summary.get("dimension_means", {}).get(name),
+                "mean": summary.dimension_means.get(name),
                 "states": {s: states.get(s, 0) for s in DIMENSION_STATES},
             }
         )
     return charts
 
 
-def _trend_chart(summary: Mapping[str, Any], history: Sequence[Mapping[str, Any]]) -> Markup:
+def _trend_chart(summary: RunSummary, history: Sequence[RunSummary]) -> Markup:
     runs = [*history, summary]
     return line_chart(
-        [str(r.get("run_key", "")) for r in runs],
+        [r.run_key for r in runs],
         [
-            Series("pass rate", [r.get("pass_rate") for r in runs], "#1a7f37"),
-            Series("mean overall", [r.get("mean_overall") for r in runs], "#4f6bed"),
+            Series("pass rate", [r.pass_rate for r in runs], "#1a7f37"),
+            Series("mean overall", [r.mean_overall for r in runs], "#4f6bed"),
         ],
         title="Trend across runs",
         x_label=f"run (oldest → newest, {len(runs)} runs)",
@@ -198,112 +196,83 @@ def _usd(value: Any) -> str:
     return "—" if value is None else f"${value:,.4f}"
 
 
-def _cost(cost: Any) -> dict[str, Any]:
-    """Judge spend as a headline figure plus detail lines; a bare number is taken to be USD.
-
-    The mapping form is the one ``eval_run`` stores: ``usd``, ``judge_calls``, ``cached_calls``,
-    ``input_tokens``, ``output_tokens`` and ``usd_by_dimension``.
-    """
+def _cost(cost: Cost | None) -> dict[str, Any]:
+    """Judge spend as a headline figure plus detail lines."""
     if cost is None:
         return {"main": "—", "lines": []}
-    if not isinstance(cost, Mapping):
-        return {"main": _usd(cost) if isinstance(cost, int | float) else str(cost), "lines": []}
-    lines = []
-    if "judge_calls" in cost:
-        lines.append(f"{cost['judge_calls']} judge calls, {cost.get('cached_calls', 0)} cached")
-    if "input_tokens" in cost or "output_tokens" in cost:
-        lines.append(
-            f"{cost.get('input_tokens', 0):,} tokens in · {cost.get('output_tokens', 0):,} out"
-        )
-    lines += [f"{name} {_usd(usd)}" for name, usd in cost.get("usd_by_dimension", {}).items()]
-    return {"main": _usd(cost.get("usd")), "lines": lines}
+    lines = [
+        f"{cost.judge_calls} judge calls, {cost.cached_calls} cached",
+        f"{cost.input_tokens:,} tokens in · {cost.output_tokens:,} out",
+        *(f"{name} {_usd(usd)}" for name, usd in cost.usd_by_dimension.items()),
+    ]
+    return {"main": _usd(cost.usd), "lines": lines}
 
 
-def _case_marks(comparison: Mapping[str, Any] | None) -> dict[str, str]:
-    if not comparison:
+def _case_marks(comparison: Comparison | None) -> dict[str, str]:
+    if comparison is None:
         return {}
-    marks = {r["case_id"]: "improved" for r in comparison.get("improvements", [])}
-    marks.update({r["case_id"]: "regressed" for r in comparison.get("regressions", [])})
+    marks = {r.case_id: "improved" for r in comparison.improvements}
+    marks.update({r.case_id: "regressed" for r in comparison.regressions})
     return marks
 
 
-def _change_text(item: Mapping[str, Any]) -> str:
-    """One line on what changed for a case: compare_case's fields, or any scalar fields given."""
-    if "base_result" not in item:
-        return ", ".join(
-            f"{k}={_fmt(v)}"
-            for k, v in item.items()
-            if k != "case_id" and isinstance(v, str | int | float)
-        )
-    parts = [f"{item['base_result']} → {item.get('head_result')}"]
-    if item.get("overall_delta") is not None:
-        parts.append(f"overall {_fmt(item.get('base_overall'))} → {_fmt(item.get('head_overall'))}")
-    parts += [f"new gate {g}" for g in item.get("gates_added", [])]
-    parts += [f"gate gone {g}" for g in item.get("gates_removed", [])]
-    parts += [f"{k} {v:+d}" for k, v in item.get("verdict_changes", {}).items()]
+def _change_text(item: CaseChange) -> str:
+    """One line on what changed for a case."""
+    parts = [f"{item.base_result} → {item.head_result}"]
+    if item.overall_delta is not None:
+        parts.append(f"overall {_fmt(item.base_overall)} → {_fmt(item.head_overall)}")
+    parts += [f"new gate {g}" for g in item.gates_added]
+    parts += [f"gate gone {g}" for g in item.gates_removed]
+    parts += [f"{k} {v:+d}" for k, v in item.verdict_changes.items()]
     parts += [
-        f"{d['dimension']} {d['delta']:+.2f}"
-        for d in item.get("dimension_changes", [])
-        if d.get("delta") is not None
+        f"{d.dimension} {d.delta:+.2f}" for d in item.dimension_changes if d.delta is not None
     ]
     return "; ".join(parts)
 
 
-def _comparison_view(comparison: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """Accepts ``compare.compare_runs`` output, or the flat form with ``mcnemar_p`` and
-    ``overall_ci`` = [mean_delta, low, high]."""
+def _comparison_view(comparison: Comparison | None) -> dict[str, Any] | None:
     if comparison is None:
         return None
-    mcnemar = comparison.get("mcnemar") or {}
-    overall = comparison.get("overall") or {}
-    ci = comparison.get("overall_ci") or [
-        overall.get("mean_delta"),
-        overall.get("ci_low"),
-        overall.get("ci_high"),
-    ]
-    level = (comparison.get("bootstrap") or {}).get("level", 0.95)
     return {
-        "significant": bool(comparison.get("significant_regression")),
-        "reasons": comparison.get("significance_reasons", []),
-        "p": comparison.get("mcnemar_p", mcnemar.get("p_value")),
-        "pass_to_fail": mcnemar.get("pass_to_fail"),
-        "fail_to_pass": mcnemar.get("fail_to_pass"),
-        "delta": ci[0],
-        "lo": ci[1],
-        "hi": ci[2],
-        "level": f"{level:.0%}",
-        "baseline": comparison.get("base_run_key", comparison.get("baseline_run_key")),
-        "paired": comparison.get("paired_cases"),
-        "dimensions": comparison.get("dimensions", {}),
-        **{
-            key: [
-                {"case_id": str(r["case_id"]), "detail": _change_text(r)}
-                for r in comparison.get(key, [])
-            ]
-            for key in ("regressions", "improvements")
-        },
-        "answered_pairs": comparison.get("answered_pairs"),
+        "significant": comparison.significant_regression,
+        "reasons": comparison.significance_reasons,
+        "p": comparison.mcnemar.p_value,
+        "pass_to_fail": comparison.mcnemar.pass_to_fail,
+        "fail_to_pass": comparison.mcnemar.fail_to_pass,
+        "delta": comparison.overall.mean_delta,
+        "lo": comparison.overall.ci_low,
+        "hi": comparison.overall.ci_high,
+        "level": f"{comparison.bootstrap.level:.0%}",
+        "baseline": comparison.base_run_key,
+        "paired": comparison.paired_cases,
+        "dimensions": comparison.dimensions,
+        "regressions": [
+            {"case_id": r.case_id, "detail": _change_text(r)} for r in comparison.regressions
+        ],
+        "improvements": [
+            {"case_id": r.case_id, "detail": _change_text(r)} for r in comparison.improvements
+        ],
+        "answered_pairs": comparison.answered_pairs,
         "error_changes": {
-            kind: [str(r["case_id"]) for r in items]
-            for kind, items in (comparison.get("error_changes") or {}).items()
+            kind: [r.case_id for r in changes] for kind, changes in comparison.error_changes
         },
     }
 
 
-def _case_row(case: Mapping[str, Any], detail: dict[str, Any], mark: str | None) -> Markup:
+def _case_row(case: CaseSummary, detail: dict[str, Any], mark: str | None) -> Markup:
     """One case of the table as script-safe JSON (what ``|tojson`` would give)."""
     row = {
-        "id": case["case_id"],
-        "status": case_result(case),
-        "overall": case.get("overall"),
-        "profile": case.get("profile"),
-        "tags": case.get("tags", []),
+        "id": case.case_id,
+        "status": case.result,
+        "overall": case.overall,
+        "profile": case.profile,
+        "tags": case.tags,
         "q": detail["question"],
-        "dims": case.get("dimensions", {}),
+        "dims": {name: d.model_dump(mode="json") for name, d in case.dimensions.items()},
         "issues": case_issues(case),
-        "vc": case.get("verdict_counts", {}),
-        "gates": case.get("gate_failures", []),
-        "warnings": case.get("warnings", []),
+        "vc": case.verdict_counts,
+        "gates": case.gate_failures,
+        "warnings": case.warnings,
         "mark": mark,
         "detail": detail,
     }
@@ -311,41 +280,41 @@ def _case_row(case: Mapping[str, Any], detail: dict[str, Any], mark: str | None)
 
 
 def render_report(
-    summary: Mapping[str, Any],
+    summary: RunSummary,
     details: Details | DetailLoader,
     *,
-    history: Sequence[Mapping[str, Any]] | None = None,
-    comparison: Mapping[str, Any] | None = None,
+    history: Sequence[RunSummary] | None = None,
     show_pii: bool = False,
 ) -> str:
     """The report of one run; ``history`` is the earlier run summaries (oldest first, without
-    this run), ``comparison`` the paired comparison against the baseline run, each shown only
-    when given. PII in answers is masked as the safety gate reports it unless ``show_pii``.
+    this run), shown only when given, and the summary's ``comparison`` against the baseline run
+    when it has one. PII in answers is masked as the safety gate reports it unless
+    ``show_pii``.
 
     ``details`` may load the records of a few cases at a time (``DETAIL_CHUNK``): each case is
     turned into its JSON row at once, so a 10,000-case run never holds every record as objects.
     """
     load = details if callable(details) else lambda _ids: details
-    dimensions = in_dimension_order(d for c in summary["cases"] for d in c.get("dimensions", {}))
-    marks = _case_marks(comparison)
+    dimensions = in_dimension_order(d for c in summary.cases for d in c.dimensions)
+    marks = _case_marks(summary.comparison)
     rows: list[str] = []  # script-safe JSON, joined without Markup's escaping
     timings: dict[str, list[float]] = {"latency_s": [], "ttft_s": []}
-    cases = summary["cases"]
+    cases = summary.cases
     for start in range(0, len(cases), DETAIL_CHUNK):
         chunk = cases[start : start + DETAIL_CHUNK]
-        loaded = load([c["case_id"] for c in chunk])
+        loaded = load([c.case_id for c in chunk])
         for case in chunk:
-            response = loaded.get("chatbot_responses", {}).get(case["case_id"], {})
+            response = loaded.get("chatbot_responses", {}).get(case.case_id, {})
             for key, values in timings.items():
                 if response.get(key) is not None:
                     values.append(response[key])
-            detail = case_details(case["case_id"], loaded, show_pii=show_pii)
-            rows.append(str(_case_row(case, detail, marks.get(case["case_id"]))))
+            detail = case_details(case.case_id, loaded, show_pii=show_pii)
+            rows.append(str(_case_row(case, detail, marks.get(case.case_id))))
     head = htmlsafe_json_dumps(
         {"dimensions": dimensions, "page_size": PAGE_SIZE}, **_ENV.policies["json.dumps_kwargs"]
     )
     data = Markup(str(head)[:-1] + ',"cases":[' + ",".join(rows) + "]}")
-    tags = Counter(t for c in cases for t in c.get("tags", []))
+    tags = Counter(t for c in cases for t in c.tags)
     return _ENV.get_template("report.html").render(
         summary=summary,
         dimensions=dimensions,
@@ -354,8 +323,8 @@ def render_report(
         ttft_chart=_timing_chart(timings["ttft_s"], "Time to first token", "#bf3989"),
         trend_chart=_trend_chart(summary, history) if history else None,
         history_runs=len(history or ()),
-        cost=_cost(summary.get("cost")),
-        comparison=_comparison_view(comparison),
+        cost=_cost(summary.cost),
+        comparison=_comparison_view(summary.comparison),
         tags=sorted(tags.items()),
         page_size=PAGE_SIZE,
         data=data,

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
-from typing import Any
 
 from eval_pipeline.core.report.claim_text import contradictions
+from eval_pipeline.core.summary import CaseSummary, RunSummary
 
 _INVALID_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -34,23 +34,21 @@ def _properties(parent: ET.Element, items: Mapping[str, str]) -> None:
         ET.SubElement(props, "property", name=_clean(name), value=_clean(value))
 
 
-def _case_properties(case: Mapping[str, Any]) -> dict[str, str]:
-    props = {"overall": _score(case.get("overall")), "profile": str(case.get("profile", ""))}
-    for name, dim in case.get("dimensions", {}).items():
-        props[f"dimension.{name}"] = (
-            _score(dim.get("score")) if dim.get("state") == "scored" else dim.get("state", "")
-        )
-    for verdict, count in case.get("verdict_counts", {}).items():
+def _case_properties(case: CaseSummary) -> dict[str, str]:
+    props = {"overall": _score(case.overall), "profile": case.profile}
+    for name, dim in case.dimensions.items():
+        props[f"dimension.{name}"] = _score(dim.score) if dim.state == "scored" else dim.state
+    for verdict, count in case.verdict_counts.items():
         props[f"claims.{verdict}"] = str(count)
     return props
 
 
-def junit_xml(summary: Mapping[str, Any]) -> str:
+def junit_xml(summary: RunSummary) -> str:
     """One ``<testcase>`` per case of the run summary (docs/formats.md), as an XML string."""
-    run_key = _clean(summary["run_key"])
-    cases = summary["cases"]
-    errors = sum(c.get("state") == "error" for c in cases)
-    failures = sum(not c.get("passed") and c.get("state") != "error" for c in cases)
+    run_key = _clean(summary.run_key)
+    cases = summary.cases
+    errors = sum(c.result == "error" for c in cases)
+    failures = sum(c.result == "fail" for c in cases)
     counts = {"tests": str(len(cases)), "failures": str(failures), "errors": str(errors)}
     root = ET.Element("testsuites", {"name": "eval_pipeline", **counts})
     suite = ET.SubElement(
@@ -60,35 +58,35 @@ def junit_xml(summary: Mapping[str, Any]) -> str:
             "name": f"eval_pipeline.{run_key}",
             **counts,
             "skipped": "0",
-            "timestamp": _clean(summary.get("created_at", "")),
+            "timestamp": _clean(summary.created_at),
         },
     )
     _properties(
         suite,
         {
-            "pass_rate": _score(summary.get("pass_rate")),
-            "coverage": _score(summary.get("coverage")),
-            "mean_overall": _score(summary.get("mean_overall")),
-            "report_path": str(summary.get("report_path", "")),
+            "pass_rate": _score(summary.pass_rate),
+            "coverage": _score(summary.coverage),
+            "mean_overall": _score(summary.mean_overall),
+            "report_path": summary.report_path,
         },
     )
     for case in cases:
         element = ET.SubElement(
-            suite, "testcase", classname=f"eval_pipeline.{run_key}", name=_clean(case["case_id"])
+            suite, "testcase", classname=f"eval_pipeline.{run_key}", name=_clean(case.case_id)
         )
         _properties(element, _case_properties(case))
-        contradicted = contradictions(case.get("claims", []))
-        reasons = "; ".join([*case.get("gate_failures", []), *contradicted])
-        if case.get("state") == "error":
+        contradicted = contradictions(case.claims or [])
+        reasons = "; ".join([*case.gate_failures, *contradicted])
+        if case.result == "error":
             problem = ET.SubElement(element, "error", message=_clean(reasons), type="chatbot")
-        elif not case.get("passed"):
+        elif case.result == "fail":
             problem = ET.SubElement(element, "failure", message=_clean(reasons), type="gate")
         else:
             problem = None
         if problem is not None:
-            lines = [*case.get("gate_failures", []), *contradicted, *case.get("warnings", [])]
+            lines = [*case.gate_failures, *contradicted, *case.warnings]
             problem.text = _clean("\n".join(lines))
-        elif case.get("warnings"):
-            ET.SubElement(element, "system-out").text = _clean("\n".join(case["warnings"]))
+        elif case.warnings:
+            ET.SubElement(element, "system-out").text = _clean("\n".join(case.warnings))
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

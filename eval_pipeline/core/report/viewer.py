@@ -7,7 +7,6 @@ serves a run's report (``#case-<id>`` opens that case).
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
+
+from eval_pipeline.core.summary import RunSummary
 
 FILES = {"report.html": "text/html; charset=utf-8", "summary.json": "application/json"}
 
@@ -58,24 +59,23 @@ def report_url(base: str, run_key: str, case_id: str | None = None) -> str:
 def _run_row(folder: Path) -> dict[str, Any]:
     """What the index shows of one run folder: its summary's counts, when it has one."""
     try:
-        head = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        summary = RunSummary.model_validate_json((folder / "summary.json").read_bytes())
     except (OSError, ValueError):
-        head = {}
+        summary = None
     report = folder / "report.html"
     written = report if report.exists() else folder
-    stamp = head.get("created_at") or datetime.fromtimestamp(written.stat().st_mtime, UTC)
-    rate = head.get("pass_rate")
+    stamp = summary.created_at if summary else datetime.fromtimestamp(written.stat().st_mtime, UTC)
     return {
         "run_key": folder.name,
         "href": f"runs/{quote(folder.name, safe='')}/report.html",
         "report": report.exists(),
         "created": str(stamp)[:19].replace("T", " "),
         "sort": str(stamp),
-        "total": head.get("cases_total", "—"),
-        "passed": head.get("cases_passed", "—"),
-        "failed": head.get("cases_failed", "—"),
-        "error": head.get("cases_error", "—"),
-        "pass_rate": "—" if rate is None else f"{rate:.0%}",
+        "total": summary.cases_total if summary else "—",
+        "passed": summary.cases_passed if summary else "—",
+        "failed": summary.cases_failed if summary else "—",
+        "error": summary.cases_error if summary else "—",
+        "pass_rate": f"{summary.pass_rate:.0%}" if summary else "—",
     }
 
 

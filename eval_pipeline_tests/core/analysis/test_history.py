@@ -175,6 +175,7 @@ def test_runs_show_the_current_summary_of_each_run(store: ResultsStore) -> None:
     policy = GatePolicy(weights=FULL_WEIGHTS, weights_bare=BARE_WEIGHTS)
 
     def summary(run_key: str, oracle: float) -> dict[str, Any]:
+        """As ``eval_run`` stores it."""
         outcomes = [
             judge_case(
                 c,
@@ -186,7 +187,8 @@ def test_runs_show_the_current_summary_of_each_run(store: ResultsStore) -> None:
             )
             for c in ("A", "B")
         ]
-        return summarize_run(run_key, outcomes, report_path=f"/r/{run_key}.html")
+        stored = summarize_run(run_key, outcomes, report_path=f"/r/{run_key}.html")
+        return stored.model_dump(mode="json")
 
     put(store, "eval_run", "r1", "", summary("r1", 0.0))
     put(store, "eval_run", "r1", "", summary("r1", 1.0))

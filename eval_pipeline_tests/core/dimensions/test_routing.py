@@ -8,6 +8,7 @@ from eval_pipeline.core.aggregate import GatePolicy, judge_case, routing_summary
 from eval_pipeline.core.analysis.compare import compare_runs
 from eval_pipeline.core.dimensions.routing import answered_dimension, routing_dimension
 from eval_pipeline.core.models import ChatPayload, GoldenCase, ToolCall
+from eval_pipeline.core.summary import CaseRoute, RouteChange
 from eval_pipeline.environment import Environment
 from eval_pipeline.settings import BARE_WEIGHTS, FULL_WEIGHTS, load_settings
 from eval_pipeline_tests.production_storage import tiny_sqlite_settings
@@ -93,7 +94,7 @@ def test_the_confusion_matrix_counts_expected_against_routed() -> None:
         }
     )
     summary = routing_summary(out)
-    assert summary == {
+    assert summary.model_dump() == {
         "cases": 4,
         "correct": 2,
         "accuracy": 0.5,
@@ -105,8 +106,8 @@ def test_the_confusion_matrix_counts_expected_against_routed() -> None:
         },
     }
     run = summarize_run("r", out, report_path="x")
-    assert run["routing"] == summary
-    assert run["cases"][1]["routing"] == {"expected": "catalogo_precios", "intent": "mixta"}
+    assert run.routing == summary
+    assert run.cases[1].routing == CaseRoute(expected="catalogo_precios", intent="mixta")
 
 
 def test_compare_lists_routing_regressions_and_improvements() -> None:
@@ -120,13 +121,13 @@ def test_compare_lists_routing_regressions_and_improvements() -> None:
         cases({"a": ("x", "y"), "b": ("y", "y"), "c": ("x", "x")}),
         report_path="",
     )
-    routing = compare_runs(base, head)["routing"]
-    assert routing["cases"] == 3
-    assert (routing["base_accuracy"], routing["head_accuracy"]) == (0.6667, 0.6667)
-    assert routing["regressions"] == [
-        {"case_id": "a", "expected": "x", "base_intent": "x", "head_intent": "y"}
+    routing = compare_runs(base, head).routing
+    assert routing.cases == 3
+    assert (routing.base_accuracy, routing.head_accuracy) == (0.6667, 0.6667)
+    assert routing.regressions == [
+        RouteChange(case_id="a", expected="x", base_intent="x", head_intent="y")
     ]
-    assert [c["case_id"] for c in routing["improvements"]] == ["b"]
+    assert [c.case_id for c in routing.improvements] == ["b"]
     from eval_pipeline.cli.compare import format_comparison
 
     text = format_comparison(compare_runs(base, head))

@@ -12,6 +12,7 @@ from eval_pipeline.core.claims.extract import extract_claims
 from eval_pipeline.core.models import ReferenceValue
 from eval_pipeline.core.oracle import verify_claims
 from eval_pipeline.core.report.claim_results import NOT_IN_CONTRACT, claim_results, write_summary
+from eval_pipeline_tests.summaries import case_summary, run_summary
 
 ANSWER = "West completed 42 items and East 55."
 REFERENCE = ReferenceValue.model_validate(
@@ -60,11 +61,8 @@ def test_a_verdict_without_its_claim_is_still_listed() -> None:
 
 def test_summary_file_adds_claims_to_every_case_across_chunks(tmp_path: Path) -> None:
     ids = [f"c{i}" for i in range(5)]
-    summary = {
-        "run_key": "r",
-        "cases_total": 5,
-        "cases": [{"case_id": i, "passed": True} for i in ids],
-    }
+    report = tmp_path / "out" / "report.html"
+    summary = run_summary("r", [case_summary(i) for i in ids], report_path=str(report))
     asked: list[list[str]] = []
 
     def load(chunk: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -75,7 +73,8 @@ def test_summary_file_adds_claims_to_every_case_across_chunks(tmp_path: Path) ->
             for asset in ("extracted_claims", "oracle_verdicts")
         }
 
-    path = write_summary(tmp_path / "out" / "summary.json", summary, load, chunk=2)
+    path = write_summary(summary, load, chunk=2)
+    assert path == tmp_path / "out" / "summary.json"
     written = json.loads(path.read_text())
     assert asked == [["c0", "c1"], ["c2", "c3"], ["c4"]]
     assert written["run_key"] == "r" and written["cases_total"] == 5
@@ -88,9 +87,11 @@ def test_summary_file_adds_claims_to_every_case_across_chunks(tmp_path: Path) ->
 
 
 def test_a_case_without_stored_claims_lists_none(tmp_path: Path) -> None:
-    summary = {"run_key": "r", "cases": [{"case_id": "gone"}]}
-    path = write_summary(tmp_path / "summary.json", summary, lambda _ids: {})
-    assert json.loads(path.read_text())["cases"] == [{"case_id": "gone", "claims": []}]
+    report = tmp_path / "report.html"
+    summary = run_summary("r", [case_summary("gone")], report_path=str(report))
+    path = write_summary(summary, lambda _ids: {})
+    cases = json.loads(path.read_text())["cases"]
+    assert [(c["case_id"], c["claims"]) for c in cases] == [("gone", [])]
 
 
 def test_a_claim_never_verified_says_why() -> None:

@@ -1,15 +1,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
 
 from eval_pipeline.cli.compare import add_subcommands
 from eval_pipeline.core.aggregate import GatePolicy, judge_case, summarize_run
 from eval_pipeline.core.models import CaseOutcome, DimensionResult
 from eval_pipeline.core.report.junit import junit_xml
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline.settings import BARE_WEIGHTS, FULL_WEIGHTS
 
 POLICY = GatePolicy(weights=FULL_WEIGHTS, weights_bare=BARE_WEIGHTS)
@@ -37,7 +36,7 @@ def outcome(case_id: str, *, safety: float = 1.0, error: bool = False) -> CaseOu
     )
 
 
-def run_summary() -> dict[str, Any]:
+def run_summary() -> RunSummary:
     return summarize_run(
         "nightly<&>",
         [
@@ -56,9 +55,9 @@ def test_counts_agree_with_the_summary() -> None:
     suite = root.find("testsuite")
     assert suite is not None
     for element in (root, suite):
-        assert element.get("tests") == str(summary["cases_total"]) == "4"
-        assert element.get("failures") == str(summary["cases_failed"]) == "1"
-        assert element.get("errors") == str(summary["cases_error"]) == "1"
+        assert element.get("tests") == str(summary.cases_total) == "4"
+        assert element.get("failures") == str(summary.cases_failed) == "1"
+        assert element.get("errors") == str(summary.cases_error) == "1"
     cases = suite.findall("testcase")
     assert [c.get("name") for c in cases] == ["TC_ok", "TC_leak", "TC_down", "TC_ok2"]
     assert {c.get("classname") for c in cases} == {"eval_pipeline.nightly<&>"}
@@ -86,18 +85,18 @@ def test_properties_hold_overall_and_dimension_scores() -> None:
     assert suite is not None
     ok = next(c for c in suite.findall("testcase") if c.get("name") == "TC_ok")
     props = {p.get("name"): p.get("value") for p in ok.iter("property")}
-    expected_overall = summary["cases"][0]["overall"]
+    expected_overall = summary.cases[0].overall
     assert props["overall"] == f"{expected_overall:.4f}"
     assert props["dimension.safety"] == "1.0000"
     assert props["dimension.on_topic"] == "0.4000"
     assert props["dimension.sql"] == "skipped"
     suite_props = {p.get("name"): p.get("value") for p in suite.findall("properties/property")}
-    assert suite_props["pass_rate"] == f"{summary['pass_rate']:.4f}"
+    assert suite_props["pass_rate"] == f"{summary.pass_rate:.4f}"
 
 
 def test_junit_cli_writes_a_summary_file_to_xml(tmp_path: Path) -> None:
     summary_path = tmp_path / "summary.json"
-    summary_path.write_text(json.dumps(run_summary()))
+    summary_path.write_text(run_summary().model_dump_json())
     out = tmp_path / "junit.xml"
     parser = argparse.ArgumentParser()
     add_subcommands(parser.add_subparsers(dest="command", required=True))

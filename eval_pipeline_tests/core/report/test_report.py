@@ -31,6 +31,18 @@ from eval_pipeline.core.models import (
 from eval_pipeline.core.report import html as report
 from eval_pipeline.core.report.charts import Series, bin_counts, histogram, line_chart
 from eval_pipeline.core.report.html import case_issues, render_report
+from eval_pipeline.core.summary import (
+    Bootstrap,
+    CaseChange,
+    CaseSummary,
+    Comparison,
+    Cost,
+    DimensionSummary,
+    McNemar,
+    Rates,
+    RunSummary,
+    ScoreDelta,
+)
 from eval_pipeline.settings import BARE_WEIGHTS, FULL_WEIGHTS
 
 ATTACK = '<script>alert("x")</script><img src=x onerror=alert(1)>'
@@ -55,7 +67,7 @@ def _dim(name: str, score: float | None, state: str = "scored", **details: Any) 
     )
 
 
-def realistic_run(n: int, seed: int = 7) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+def realistic_run(n: int, seed: int = 7) -> tuple[RunSummary, dict[str, dict[str, Any]]]:
     """A run of ``n`` cases with passes, oracle and safety failures, chatbot errors, judge errors,
     skipped dimensions, warnings, tags and contradicted claims; TC_0005 answers with a script."""
     rnd = random.Random(seed)
@@ -166,16 +178,44 @@ def realistic_run(n: int, seed: int = 7) -> tuple[dict[str, Any], dict[str, dict
 
 
 HISTORY = [
-    {"run_key": f"run-2024-05-{d:02d}", "pass_rate": 0.5 + d / 100, "mean_overall": 0.7}
+    summarize_run(f"run-2024-05-{d:02d}", [], report_path="").model_copy(
+        update={"pass_rate": 0.5 + d / 100, "mean_overall": 0.7}
+    )
     for d in range(25, 32)
 ]
-COMPARISON = {
-    "significant_regression": True,
-    "mcnemar_p": 0.0123,
-    "overall_ci": [-0.041, -0.07, -0.012],
-    "regressions": [{"case_id": "TC_0009", "baseline_overall": 0.91, "overall": 0.4}],
-    "improvements": [{"case_id": "TC_0010", "baseline_overall": 0.3, "overall": 0.8}],
-}
+COMPARISON = Comparison(
+    level=0.05,
+    paired_cases=40,
+    pass_rate=Rates(),
+    error_rate=Rates(),
+    mcnemar=McNemar(pass_to_fail=6, fail_to_pass=0, p_value=0.0123),
+    bootstrap=Bootstrap(resamples=2000, seed=0, level=0.95),
+    overall=ScoreDelta(pairs=40, mean_delta=-0.041, ci_low=-0.07, ci_high=-0.012),
+    regressions=[
+        CaseChange(
+            case_id="TC_0009",
+            base_result="pass",
+            head_result="fail",
+            base_overall=0.91,
+            head_overall=0.4,
+        )
+    ],
+    improvements=[
+        CaseChange(
+            case_id="TC_0010",
+            base_result="fail",
+            head_result="pass",
+            base_overall=0.3,
+            head_overall=0.8,
+        )
+    ],
+    significant_regression=True,
+)
+
+
+def compared(summary: RunSummary, comparison: Comparison = COMPARISON) -> RunSummary:
+    """The summary as compared with a baseline run."""
+    return summary.model_copy(update={"comparison": comparison})
 
 
 def build() -> str:
@@ -267,16 +307,16 @@ def test_records_loaded_a_chunk_at_a_time_give_the_same_report(
             asset: {c: r for c, r in rows.items() if c in ids} for asset, rows in details.items()
         }
 
-    chunked = render_report(summary, load, history=HISTORY, comparison=COMPARISON)
-    whole = render_report(summary, details, history=HISTORY, comparison=COMPARISON)
+    chunked = render_report(compared(summary), load, history=HISTORY)
+    whole = render_report(compared(summary), details, history=HISTORY)
     assert chunked == whole
-    assert [c for ids in asked for c in ids] == [c["case_id"] for c in summary["cases"]]
+    assert [c for ids in asked for c in ids] == [c.case_id for c in summary.cases]
     assert max(len(ids) for ids in asked) == 7
 
 
 def test_report_is_self_contained() -> None:
     summary, details = realistic_run(30)
-    for html in (build(), render_report(summary, details, history=HISTORY, comparison=COMPARISON)):
+    for html in (build(), render_report(compared(summary), details, history=HISTORY)):
         assert not re.search(r'(src|href)\s*=\s*"?(https?:)?//', html)
         assert "<link" not in html and "@import" not in html and "url(" not in html
 
@@ -324,21 +364,23 @@ def test_cards_without_cost_baseline_or_history() -> None:
     assert 'value="regressed"' not in html
     gates = re.search(r'id="card-gates">(.*?)</div>', html, re.S)
     assert gates
-    for kind, n in summary["gate_failure_counts"].items():
+    for kind, n in summary.gate_failure_counts.items():
         assert f"{kind} ×{n}" in gates.group(1)
 
 
 def test_cards_with_cost_baseline_and_history() -> None:
     summary, details = realistic_run(40)
-    cost = {
-        "judge_calls": 80,
-        "cached_calls": 20,
-        "input_tokens": 12000,
-        "output_tokens": 3000,
-        "usd": 1.5,
-        "usd_by_dimension": {"content_quality": 1.25, "on_topic": 0.25},
-    }
-    html = render_report({**summary, "cost": cost}, details, history=HISTORY, comparison=COMPARISON)
+    cost = Cost(
+        judge_calls=80,
+        cached_calls=20,
+        input_tokens=12000,
+        output_tokens=3000,
+        usd=1.5,
+        usd_by_dimension={"content_quality": 1.25, "on_topic": 0.25},
+    )
+    html = render_report(
+        compared(summary).model_copy(update={"cost": cost}), details, history=HISTORY
+    )
     card = re.search(r'id="card-cost">(.*?)</div>', html, re.S)
     assert card and '<span class="value">$1.5000</span>' in card.group(1)
     assert "80 judge calls, 20 cached" in card.group(1) and "12,000 tokens in" in card.group(1)
@@ -357,18 +399,18 @@ def test_a_real_run_comparison_marks_its_regressions() -> None:
     base_summary, _ = realistic_run(60, seed=1)
     summary, details = realistic_run(60, seed=2)
     comparison = compare_runs(base_summary, summary)
-    assert comparison["regressions"] and comparison["improvements"]
-    html = render_report(summary, details, comparison=comparison)
+    assert comparison.regressions and comparison.improvements
+    html = render_report(compared(summary, comparison), details)
     data = cases_data(html)
     regressed = {c["id"] for c in data["cases"] if c["mark"] == "regressed"}
-    assert regressed == {r["case_id"] for r in comparison["regressions"]}
+    assert regressed == {r.case_id for r in comparison.regressions}
     baseline = re.search(r'id="baseline"(.*?)</section>', html, re.S)
     assert baseline
-    assert f"{comparison['paired_cases']} paired cases" in baseline.group(1)
-    assert f"McNemar p = {comparison['mcnemar']['p_value']:.4f}" in baseline.group(1)
+    assert f"{comparison.paired_cases} paired cases" in baseline.group(1)
+    assert f"McNemar p = {comparison.mcnemar.p_value:.4f}" in baseline.group(1)
     assert 'id="dimension-deltas"' in baseline.group(1)
-    first = comparison["regressions"][0]
-    assert f"{first['base_result']} → {first['head_result']}" in baseline.group(1)
+    first = comparison.regressions[0]
+    assert f"{first.base_result} → {first.head_result}" in baseline.group(1)
 
 
 def test_dimension_histograms_count_every_scored_case() -> None:
@@ -378,15 +420,22 @@ def test_dimension_histograms_count_every_scored_case() -> None:
         svg = re.search(rf"<svg[^>]*><title>{name}</title>.*?</svg>", html, re.S)
         assert svg, name
         counted = sum(int(n) for n in re.findall(r'data-count="(\d+)"', svg.group(0)))
-        assert counted == summary["dimension_states"][name]["scored"]
+        assert counted == summary.dimension_states[name]["scored"]
 
 
 def test_case_issues_name_the_dimension_that_failed_warned_or_errored() -> None:
-    case = {
-        "dimensions": {"oracle": {"state": "scored"}, "bkg": {"state": "error"}, "sql": {}},
-        "gate_failures": ["oracle: 1 contradicted", "overall: 0.40 < pass threshold 0.60"],
-        "warnings": ["sql: 0.30 below 0.50: bad join", "oracle: also noted", "bkg: error: boom"],
-    }
+    case = CaseSummary(
+        case_id="TC_1",
+        passed=False,
+        profile="full",
+        dimensions={
+            "oracle": DimensionSummary(state="scored"),
+            "bkg": DimensionSummary(state="error"),
+            "sql": DimensionSummary(state="skipped"),
+        },
+        gate_failures=["oracle: 1 contradicted", "overall: 0.40 < pass threshold 0.60"],
+        warnings=["sql: 0.30 below 0.50: bad join", "oracle: also noted", "bkg: error: boom"],
+    )
     assert case_issues(case) == {"oracle": "fail", "sql": "warn", "bkg": "error"}
 
 
@@ -419,25 +468,18 @@ def test_line_chart_breaks_at_a_missing_value() -> None:
 def test_report_says_which_judged_dimensions_are_demoted() -> None:
     from eval_pipeline.core.report.html import render_report
 
-    summary = {
-        "run_key": "r",
-        "created_at": "now",
-        "report_path": "/tmp/r.html",
-        "cases_total": 0,
-        "cases_passed": 0,
-        "cases_failed": 0,
-        "cases_error": 0,
-        "pass_rate": 0.0,
-        "coverage": 0.0,
-        "mean_overall": None,
-        "dimension_means": {},
-        "dimension_states": {},
-        "verdict_counts": {"supported": 0, "contradicted": 0, "unverifiable": 0, "stale": 0},
-        "gate_failure_counts": {},
-        "profiles": {},
-        "cases": [],
-        "demoted_dimensions": {"content_quality": "judge uncalibrated (α=0.41 < 0.67)"},
-    }
+    summary = RunSummary(
+        run_key="r",
+        created_at="now",
+        report_path="/tmp/r.html",
+        cases_total=0,
+        cases_passed=0,
+        cases_failed=0,
+        pass_rate=0.0,
+        coverage=0.0,
+        verdict_counts={"supported": 0, "contradicted": 0, "unverifiable": 0, "stale": 0},
+        demoted_dimensions={"content_quality": "judge uncalibrated (α=0.41 < 0.67)"},
+    )
     html = render_report(summary, {})
     assert "judge uncalibrated (α=0.41 &lt; 0.67)" in html
     assert "warning only, excluded from the overall score" in html

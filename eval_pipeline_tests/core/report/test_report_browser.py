@@ -23,8 +23,9 @@ from typing import Any
 import pytest
 
 from eval_pipeline.core.report.html import case_issues, render_report
+from eval_pipeline.core.summary import RunSummary
 from eval_pipeline_tests.conftest import require_service
-from eval_pipeline_tests.core.report.test_report import COMPARISON, HISTORY, realistic_run
+from eval_pipeline_tests.core.report.test_report import HISTORY, compared, realistic_run
 
 pytestmark = pytest.mark.browser
 
@@ -223,19 +224,17 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
 
 
 @pytest.fixture(scope="module")
-def run() -> tuple[dict[str, Any], dict[str, Any]]:
+def run() -> tuple[RunSummary, dict[str, Any]]:
     return realistic_run(CASES)
 
 
 @pytest.fixture(scope="module")
 def report_url(
-    run: tuple[dict[str, Any], dict[str, Any]], tmp_path_factory: pytest.TempPathFactory
+    run: tuple[RunSummary, dict[str, Any]], tmp_path_factory: pytest.TempPathFactory
 ) -> str:
     summary, details = run
     path = tmp_path_factory.mktemp("report") / "report.html"
-    path.write_text(
-        render_report(summary, details, history=HISTORY, comparison=COMPARISON), encoding="utf-8"
-    )
+    path.write_text(render_report(compared(summary), details, history=HISTORY), encoding="utf-8")
     return path.as_uri()
 
 
@@ -261,17 +260,17 @@ def page_info(page: Browser) -> str:
 
 
 def test_first_page_renders_without_errors_and_screenshots(
-    page: Browser, run: tuple[dict[str, Any], dict[str, Any]], tmp_path: Path
+    page: Browser, run: tuple[RunSummary, dict[str, Any]], tmp_path: Path
 ) -> None:
     """Failed cases first by default, then errors, then passes, each in dataset order."""
     summary, _ = run
     rank = {"fail": 0, "error": 1, "pass": 2}
     order = sorted(
-        summary["cases"],
-        key=lambda c: rank["error" if c["state"] == "error" else "pass" if c["passed"] else "fail"],
+        summary.cases,
+        key=lambda c: rank[c.result],
     )
     rows = listed(page)
-    assert [r["id"] for r in rows] == [c["case_id"] for c in order[:100]]
+    assert [r["id"] for r in rows] == [c.case_id for c in order[:100]]
     assert rows[0]["status"] == "fail"
     assert page_info(page).startswith(f"cases 1–100 of {CASES} matching")
     assert page.js("document.querySelectorAll('svg.chart title').length") >= 10
@@ -281,21 +280,21 @@ def test_first_page_renders_without_errors_and_screenshots(
 
 
 def test_result_filter_lists_only_failed_cases(
-    page: Browser, run: tuple[dict[str, Any], dict[str, Any]]
+    page: Browser, run: tuple[RunSummary, dict[str, Any]]
 ) -> None:
     summary, _ = run
     page.choose("f-status", "fail")
     rows = listed(page)
     assert rows and {r["status"] for r in rows} == {"fail"}
-    assert len(rows) == min(100, summary["cases_failed"])
-    assert f"of {summary['cases_failed']} matching" in page_info(page)
+    assert len(rows) == min(100, summary.cases_failed)
+    assert f"of {summary.cases_failed} matching" in page_info(page)
 
 
 def test_tag_filter_lists_only_tagged_cases(
-    page: Browser, run: tuple[dict[str, Any], dict[str, Any]]
+    page: Browser, run: tuple[RunSummary, dict[str, Any]]
 ) -> None:
     summary, _ = run
-    expected = [c["case_id"] for c in summary["cases"] if "ranking" in c["tags"]]
+    expected = [c.case_id for c in summary.cases if "ranking" in c.tags]
     page.choose("f-sort", "order")
     page.choose("f-tag", "ranking")
     assert [r["id"] for r in listed(page)] == expected[:100]
@@ -303,10 +302,10 @@ def test_tag_filter_lists_only_tagged_cases(
 
 
 def test_dimension_filter_lists_its_problems_and_highlights_its_column(
-    page: Browser, run: tuple[dict[str, Any], dict[str, Any]]
+    page: Browser, run: tuple[RunSummary, dict[str, Any]]
 ) -> None:
     summary, _ = run
-    expected = [c["case_id"] for c in summary["cases"] if "safety" in case_issues(c)]
+    expected = [c.case_id for c in summary.cases if "safety" in case_issues(c)]
     assert 0 < len(expected) <= 100
     page.choose("f-sort", "order")
     page.choose("f-dim", "safety")
@@ -403,24 +402,25 @@ def test_the_layout_holds_at_420_pixels(page: Browser, tmp_path: Path) -> None:
         )
 
 
-def scaled(run: tuple[dict[str, Any], dict[str, Any]], n: int) -> tuple[dict[str, Any], Any]:
+def scaled(run: tuple[RunSummary, dict[str, Any]], n: int) -> tuple[RunSummary, Any]:
     """``n`` cases cloned from a generated run under new ids: cheaper than generating them."""
     summary, details = run
     cases = []
     scaled_details: dict[str, dict[str, Any]] = {name: {} for name in details}
     for i in range(n):
-        source = summary["cases"][i % len(summary["cases"])]
+        source = summary.cases[i % len(summary.cases)]
         case_id = f"BIG_{i:05d}"
-        cases.append({**source, "case_id": case_id})
+        cases.append(source.model_copy(update={"case_id": case_id}))
         for name, records in details.items():
-            if source["case_id"] in records:
-                scaled_details[name][case_id] = records[source["case_id"]]
-    errors = sum(c["state"] == "error" for c in cases)
-    return {**summary, "cases": cases, "cases_total": n, "cases_error": errors}, scaled_details
+            if source.case_id in records:
+                scaled_details[name][case_id] = records[source.case_id]
+    errors = sum(c.state == "error" for c in cases)
+    update = {"cases": cases, "cases_total": n, "cases_error": errors}
+    return summary.model_copy(update=update), scaled_details
 
 
 def test_ten_thousand_cases_keep_one_page_in_the_dom(
-    browser: Browser, run: tuple[dict[str, Any], dict[str, Any]], tmp_path: Path
+    browser: Browser, run: tuple[RunSummary, dict[str, Any]], tmp_path: Path
 ) -> None:
     summary, details = scaled(run, 10_000)
     path = tmp_path / "big.html"
@@ -429,18 +429,18 @@ def test_ten_thousand_cases_keep_one_page_in_the_dom(
     assert browser.js("document.querySelectorAll('#cases tbody tr').length") == 100
     assert "page 1 of 100" in page_info(browser)
     browser.choose("f-status", "error")
-    assert f"of {summary['cases_error']} matching" in page_info(browser)
+    assert f"of {summary.cases_error} matching" in page_info(browser)
     assert {r["status"] for r in listed(browser)} == {"error"}
     assert browser.errors() == []
 
 
 def test_a_claim_is_marked_in_its_sentence_with_pii_masked_and_its_value_in_its_unit(
-    browser: Browser, run: tuple[dict[str, Any], dict[str, Any]], tmp_path: Path
+    browser: Browser, run: tuple[RunSummary, dict[str, Any]], tmp_path: Path
 ) -> None:
     from eval_pipeline_tests.core.report.test_report_views import one_case_details
 
     summary, details = run
-    case = summary["cases"][-1]["case_id"]  # on the last page: the link must page to it
+    case = summary.cases[-1].case_id  # on the last page: the link must page to it
     one = one_case_details()
     mixed = {
         name: {**records, case: {**one[name]["TC_1"], "case_id": case}}

@@ -29,6 +29,7 @@ from eval_pipeline.core.report.junit import junit_xml
 from eval_pipeline.core.report.viewer import build_app, report_url
 from eval_pipeline.settings import BARE_WEIGHTS, FULL_WEIGHTS
 from eval_pipeline_tests.core.report.test_report import realistic_run
+from eval_pipeline_tests.summaries import case_summary, run_summary
 
 ANSWER = "Reach us at jane.doe@example.com. The completion rate is 93.4% this quarter."
 POLICY = GatePolicy(weights=FULL_WEIGHTS, weights_bare=BARE_WEIGHTS)
@@ -96,7 +97,7 @@ def test_the_trend_draws_the_current_run_once_and_says_when_there_is_no_history(
     summary, details = realistic_run(6)
     alone = render_report(summary, details, history=[])
     assert "No earlier runs" in alone
-    earlier = {**summary, "run_key": "earlier", "pass_rate": 0.5}
+    earlier = summary.model_copy(update={"run_key": "earlier", "pass_rate": 0.5})
     with_one = render_report(summary, details, history=[earlier])
     trend = with_one[with_one.index('id="trend"') :]
     trend = trend[: trend.index("</figure>")]
@@ -107,18 +108,14 @@ def test_the_trend_draws_the_current_run_once_and_says_when_there_is_no_history(
 def test_junit_failures_name_the_contradicted_claim_expected_value_and_reference() -> None:
     details = one_case_details()
     claims = claim_results(details["extracted_claims"]["TC_1"], details["oracle_verdicts"]["TC_1"])
-    case = {
-        "case_id": "TC_1",
-        "passed": False,
-        "state": "scored",
-        "overall": 0.4,
-        "gate_failures": ["oracle: 0 supported, 1 contradicted"],
-        "warnings": [],
-        "claims": claims,
-        "dimensions": {},
-        "verdict_counts": {},
-    }
-    xml = junit_xml({"run_key": "r", "cases": [case]})
+    case = case_summary(
+        "TC_1",
+        passed=False,
+        overall=0.4,
+        gate_failures=["oracle: 0 supported, 1 contradicted"],
+        claims=claims,
+    )
+    xml = junit_xml(run_summary("r", [case]))
     failure = ET.fromstring(xml.split("\n", 1)[1]).find(".//failure")
     assert failure is not None
     message = failure.get("message", "")
@@ -176,19 +173,9 @@ def write_run(reports: Path, run_key: str, created: str) -> None:
     folder = reports / run_key
     folder.mkdir(parents=True)
     (folder / "report.html").write_text(f"<html>report of {run_key}</html>")
-    (folder / "summary.json").write_text(
-        json.dumps(
-            {
-                "run_key": run_key,
-                "created_at": created,
-                "cases_total": 4,
-                "cases_passed": 3,
-                "cases_failed": 1,
-                "cases_error": 0,
-                "pass_rate": 0.75,
-            }
-        )
-    )
+    cases = [case_summary(f"TC_{i}", passed=i > 0) for i in range(4)]
+    summary = run_summary(run_key, cases, created_at=created, pass_rate=0.75)
+    (folder / "summary.json").write_text(summary.model_dump_json())
 
 
 def test_the_viewer_lists_runs_newest_first_and_serves_only_their_reports(tmp_path: Path) -> None:
