@@ -25,6 +25,7 @@ from eval_pipeline.core.claims.layout import (
 )
 from eval_pipeline.core.claims.numbers import (
     HEDGE_BEFORE,
+    MONTHS,
     WORD_VALUES,
     ParsedNumber,
     scan_fractions,
@@ -36,10 +37,6 @@ from eval_pipeline.core.models import Claim, ClaimContract
 
 __all__ = ["extract_claims", "non_claim_spans", "sentence_spans"]
 
-MONTHS = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
-    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
-)
 _ORDINAL_SUFFIX = r"(?:st|nd|rd|th)"
 _NOT_CLAIMS = re.compile(
     "|".join(
@@ -88,8 +85,9 @@ _QUALIFIERS = re.compile(
             r"\b\d+(?:\.\d+)?[-\s](?i:minutes?|hours?|days?|weeks?|percent|%)\s+"
             r"(?i:target|goal|threshold|limit|window|sla|standard|benchmark|cutoff|cut-off|mark)\b",
             rf"\b(?i:top|bottom)\s+(?:\d+|{_SMALL_WORDS})\b",  # ranking qualifiers
-            rf"\b(?i:of|among)\s+(?:the|these|those|all)\s+(?:\d{{1,2}}|{_SMALL_WORDS})\b(?![,.]\d)"
-            r"(?=\s*(?:[.,;:)!?]|$|\s+[a-z]+s\b))",  # "lowest of the four"
+            rf"\b(?i:of|among)\s+(?:(?<!\d\sof\s)the|these|those|all)\s+(?:\d{{1,2}}|{_SMALL_WORDS})\b"
+            r"(?![,.]\d)"
+            r"(?=\s*(?:[.,;:)!?]|$|\s+[a-z]+s\b))",  # "lowest of the four", not "59 of the 89"
             rf"\b(?i:the|these|those|all|both)\s+{_SMALL_WORDS}\s+[a-z][\w-]*s\b",  # the five reps
             r"\b(?i:week|wk|quarter|period|month|day)\s+\d{1,2}\b",  # "week 12"
             r"\b(?i:a|an|the|our|its|their)\s+\d+(?:[.,]\d+)?\s*(?:%|(?i:percent))?\s+"
@@ -126,13 +124,23 @@ _NAME_CONTINUES = re.compile(r"(?:[ \t]+[A-Z][\w&'’.-]*|-[A-Za-z0-9]+)")
 
 def _name_numbers(text: str, question: str, layout: Layout) -> list[tuple[int, int]]:
     """Numbers that belong to a name: "Route 66 Urgent Care", "Clinic 7's", "Ram 1500" in a
-    table's label cell, or a "Name N" the question or another part of the answer writes as a
-    name. A sentence-initial word is a name only in those cases."""
+    table's label cell, a "Name N" the question or another part of the answer writes as a
+    name, or one of several numbered names of one head ("Set Menu 3" beside "Set Menu 5"). A
+    sentence-initial word is a name only in those cases."""
     named = set()
+    numbers: dict[str, set[str]] = {}
     for source in (text, question):
         for m in _NAME_NUMBER.finditer(source):
-            if m.group("head") not in _NOT_NAME_HEADS and _NAME_CONTINUES.match(source, m.end()):
-                named.add((m.group("head"), m.group("number")))
+            head = m.group("head")
+            if head not in _NOT_NAME_HEADS and _NAME_CONTINUES.match(source, m.end()):
+                named.add((head, m.group("number")))
+            numbers.setdefault(head, set()).add(m.group("number"))
+    named |= {
+        (head, n)
+        for head, found in numbers.items()
+        if len(found) >= 2 and not re.fullmatch(MONTHS, head)  # "March 1", "March 15": dates
+        for n in found
+    }
     asked = {(m.group("head"), m.group("number")) for m in _NAME_NUMBER.finditer(question)}
     spans = []
     for m in _NAME_NUMBER.finditer(text):
@@ -189,9 +197,12 @@ def non_claim_spans(
 
 _YEAR_BEFORE = re.compile(
     r"\b(?i:in|since|during|of|for|from|to|until|till|by|before|after|through|between|and|"
-    r"year|fiscal|early|mid|late|end\s+of|start\s+of|vs\.?|versus|on|over|across|than)\s+$"
+    r"year|fiscal|early|mid|late|end\s+of|start\s+of|vs\.?|versus|on|over|across|than|most|"
+    r"fewest|least|highest|lowest|largest|smallest|biggest|best|worst)\s+$"
     r"|[(,–—-]\s*$"
 )
+"""Words a year follows: prepositions, and superlatives ("the most 2024 claims": a count
+never follows one)."""
 _YEAR_AFTER = re.compile(
     r"(?:['’]s\b|\s+(?i:total|totals|figures?|results?|numbers?|levels?|average|budget|target|"
     r"plan|programme|program|cohort|survey|surveys|sales|revenue|data|leads?|visits?|rate)\b"

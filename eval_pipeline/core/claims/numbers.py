@@ -17,6 +17,10 @@ from eval_pipeline.core.claims.layout import search_before
 from eval_pipeline.core.models import Unit
 
 Bound = Literal["at_least", "at_most"]
+MONTHS = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+)
 
 _ONES = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 _TEENS = (

@@ -15,7 +15,7 @@ import bisect
 import re
 
 from eval_pipeline.core.claims.layout import Covered
-from eval_pipeline.core.claims.numbers import parse_word_number
+from eval_pipeline.core.claims.numbers import MONTHS, parse_word_number
 from eval_pipeline.core.models import Claim
 
 _WORD = r"[A-Z](?:[\w&'’-]|\.(?=\w))*"  # a full stop ends the name: "MRR. Logistics"
@@ -71,7 +71,13 @@ _VERBS = (
     r"remains?|remained|stays?|stayed|ranks?\s+as|ranked\s+as|comes?\s+in\s+as|came\s+in\s+as|"
     r"booked|logged|took|sold|scored|generated|brought\s+in"
 )
-_ACTION = r"[a-z]+(?:ed|s)(?:\s+(?:them|it|leads|deals|cars|patients)(?:\s+around)?)?"
+_ACTION = (
+    r"(?:[a-z]+(?:ed|s)|grew|rose|fell|sold|paid|took|won|drew|spent)"
+    r"(?:\s+(?:them|it|leads|deals|cars|patients)(?:\s+around)?)?"
+)
+"""A verb and its object before a bare superlative: "converted best", "grew fastest"."""
+_OWNER = r"(?:the|its|their|our|his|her)(?:\s+[a-z]+['’]s)?"
+"""Whose superlative: "the", "his", "the group's"."""
 _PASSED = (
     r"edges?\s+out|edged\s+out|beats?|overtakes?|overtook|pips?|pipped|outranks?|outranked|"
     r"outpaces?|outpaced"
@@ -87,7 +93,8 @@ RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"\s+(?:spot|place|position|slot|rank)\b",
         # "peaked in August", "bottoming out in the week of 19 January": the claim is the verb
         rf"\b(?P<claim>(?P<peak>peak(?:ed|s|ing)|top(?:ped|s)\s+out)|(?P<trough>bottom(?:ed|s|ing)"
-        rf"\s+out))(?:\s+(?:at|around|near|with)\s+[^.;:!?,\n]{{0,40}}?)?\s+(?:in|on|during)\s+"
+        rf"\s+out))(?:\s+(?:at|around|near|with)\s+(?:[^.;:!?,\n]|[.,](?=\d)){{0,40}}?)?"
+        r"\s+(?:in|on|during)\s+"
         rf"(?P<entity>{_WHEN})(?P<metric>)",
         # "May was the busiest month and April the quietest"
         rf"\b(?:and|with|while)\s+(?P<entity>{ENTITY})\s+the\s+(?:(?P<ord>{_ORD})[\s-]+)?"
@@ -99,31 +106,41 @@ RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         rf"\b[Tt]he\s+[a-z]+(?:\s+[a-z]+)?\s+with\s+the\s+(?:(?P<ord>{_ORD})[\s-]+)?"
         rf"(?P<end>{SUPERLATIVE})\b(?P<metric>[^.;:!?,]*?)\s+(?:is|was)\s+(?:the\s+)?"
         rf"(?P<entity>{ENTITY})",
-        rf"\b[Tt]he\s+(?:(?P<ord>{_ORD})[\s-]+)?(?P<end>{SUPERLATIVE})\b"
-        rf"(?P<metric>[^.;:!?,]*?)\s+(?:is|was)\s+(?:in|at|for|from)?\s*(?:the\s+)?"
-        rf"(?P<entity>{ENTITY})",
-        rf"\b(?P<entity>{ENTITY}){_GAP}\s+(?:{_VERBS})\s+(?:by\s+far\s+)?(?:the|its|their)\s+"
+        rf"\b(?:[Tt]he|[Ii]ts|[Tt]heir|[Oo]ur|[\w&.-]+['’]s)\s+(?:(?P<ord>{_ORD})[\s-]+)?"
+        rf"(?P<end>{SUPERLATIVE})\b(?P<metric>[^.;:!?,]*?)\s+(?:is|was)\s+(?:in|at|for|from)?\s*"
+        rf"(?P<entity>{_WHEN})",
+        rf"\b(?P<entity>{ENTITY}){_GAP}\s+(?:{_VERBS})\s+(?:by\s+far\s+)?{_OWNER}\s+"
         rf"(?:(?P<ord>{_ORD})[\s-]+)?(?P<end>{SUPERLATIVE})\b{_METRIC}",
         rf"\b(?P<entity>{ENTITY}){_GAP}\s+(?:{_VERBS})\s+(?:the\s+)?(?:(?P<ord>{_ORD})[\s-]+)?"
         rf"(?P<end>{SUPERLATIVE})\b(?!\s+(?:of|in)\s+(?:the|all|any)\b){_METRIC}",
         rf"\b(?P<entity>{ENTITY}){_GAP}\s+(?:ranks?|ranked|is\s+ranked|comes?|came|places?|"
-        r"placed|finishe[sd]|finish|sits?|sat|stands?|stood|is|was|were|are)\s+(?:in\s+)?"
-        rf"(?:(?P<ord>{_ORD})(?P<to_last>[\s-]+to[\s-]+last)?|(?P<last>last))(?:\s+place)?"
+        r"placed|finishe[sd]|finish|sits?|sat|stands?|stood|is|was|were|are)\s+"
+        r"(?:in\s+|an?\s+(?:close|distant|clear|strong)\s+)?"
+        rf"(?:(?P<ord>{_ORD})(?P<to_last>[\s-]+to[\s-]+last)?|(?P<last>last)|#(?P<hash>[1-9]\d?))"
+        r"(?:\s+place)?"
         rf"(?:[\s-]+(?P<end>{HIGH}|{LOW}))?\b{_METRIC}",
         rf"\b(?P<entity>{ENTITY})(?:\s+(?:also|again|clearly|comfortably|easily|narrowly))?"
         r"\s+(?P<lead>leads|led|tops|topped|heads|headed|"
         r"is\s+(?:at\s+the\s+)?top|is\s+at\s+the\s+bottom|comes\s+last|came\s+last)\b"
-        rf"(?!\s+(?:[A-Z]|by\b)){_METRIC}",
-        rf"\b(?P<entity>{ENTITY})\s+(?P<action>{_ACTION})\s+(?:the\s+)?(?P<end>{SUPERLATIVE})\b"
+        rf"(?!\s+(?!{MONTHS}\s|(?:Q[1-4]|H[12]|FY\d*)\b)[A-Z]|\s+by\b){_METRIC}",
+        rf"\b(?P<entity>{ENTITY})\s+(?P<action>{_ACTION})\s+(?:{_OWNER}\s+)?(?P<end>{SUPERLATIVE})\b"
         rf"{_METRIC}",
-        rf"\b(?P<entity>{ENTITY})(?:\s+(?!(?:and|or|but|while|with|at|in|on|of)\b)[a-z][\w-]*){{1,3}}"
-        rf"\s+(?:the|its|their)\s+(?:(?P<ord>{_ORD})[\s-]+)?(?P<end>{SUPERLATIVE})\b{_METRIC}",
+        rf"\b(?P<entity>{ENTITY})(?:\s+(?!(?:and|or|but|while|with|at|in|on|of)\b)[a-z][\w-]*"
+        rf"(?:\s+(?:in|out|up))?){{1,3}}\s+{_OWNER}\s+(?:(?P<ord>{_ORD})[\s-]+)?"
+        rf"(?P<end>{SUPERLATIVE})\b{_METRIC}",
         rf"\b(?:with|and|then|while)\s+(?P<entity>{ENTITY})\s+(?P<ord>{_ORD})\b"
         r"(?!\s+(?:quarter|half|week|month|year))(?P<metric>)",
         rf"^[ \t]*(?:[-*•][ \t]+)?(?P<end>(?i:{SUPERLATIVE}))[ \t]*"
         rf"(?P<metric>[^:\n]{{0,30}}?):[ \t]*(?P<entity>{ENTITY})",
         rf"\b(?P<entity>{ENTITY})\s+(?:is|was|were|are|comes|came)\s+(?P<next>next)\b{_METRIC}",
         rf"\b(?:followed\s+by)\s+(?P<entity>{ENTITY})(?P<follow>)",
+        # "the fastest (LATAM)": the entity in the bracket after the superlative
+        rf"\b[Tt]he[ \t]+(?:(?P<ord>{_ORD})[ \t-]+)?(?P<end>{SUPERLATIVE})\b"
+        rf"(?P<metric>[^.;:!?,|\d$€£(—–\n]*?)[ \t]*\((?P<entity>{ENTITY})\)",
+        # "Route 66 has the longest waits but the lowest no-show rate": the entity of the ranking
+        # it is joined to
+        rf"\b(?:and|but)\s+(?:also\s+)?(?:[a-z]+\s+)?(?:the\s+)?(?:(?P<ord>{_ORD})[\s-]+)?"
+        rf"(?P<end>{SUPERLATIVE})\b{_METRIC}(?P<entity>)(?P<joined>)",
         # "Eastside, the smallest,", "366 (the peak)", "42 referrals, the most in the network":
         # the entity is the one its clause or line names, found by the verifier
         rf"(?:,|\s[—–]|\()[ \t]*(?P<claim>(?:which\s+(?:is|was)\s+)?(?:the\s+)?"
@@ -165,7 +182,7 @@ def _rank_of(m: re.Match[str]) -> tuple[int, str]:
     if "bottom" in lead or "last" in lead or groups.get("trough"):
         direction = "lowest"
     ordinal = groups.get("ord")
-    rank = ORDINALS[ordinal.lower()] if ordinal else 1
+    rank = ORDINALS[ordinal.lower()] if ordinal else int(groups.get("hash") or 1)
     return rank, direction
 
 
@@ -211,6 +228,17 @@ class _Preceding:
         self._added = claim
 
 
+_JOINT = re.compile(r"[ \t]*,?[ \t]*")
+
+
+def _joined_entity(text: str, last: Claim | None, start: int) -> str | None:
+    """The entity of the ranking a second superlative is joined to ("X has the longest waits
+    but the lowest no-show rate"): only when nothing but a comma lies between them."""
+    if last is None or not _JOINT.fullmatch(text, last.span[1], start):
+        return None
+    return last.entity
+
+
 def ranking_claims(text: str) -> tuple[list[Claim], list[tuple[int, int]]]:
     """Ranking statements: one claim per entity, rank counted from the stated end (a claim whose
     direction is None reads "best", "fastest"... and is resolved by the verifier); and the spans
@@ -237,6 +265,9 @@ def ranking_claims(text: str) -> tuple[list[Claim], list[tuple[int, int]]]:
                 taken.add(m.span())
                 continue
             name = entity_name(m.group("entity"))
+            if groups.get("joined") is not None:
+                preceding = preceding or _Preceding(claims)
+                name = _joined_entity(text, preceding.before(m.start()), m.start())
             if name is None and not groups.get("claim"):
                 continue
             if groups.get("next") is not None or groups.get("follow") is not None:

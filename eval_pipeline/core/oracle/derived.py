@@ -107,6 +107,11 @@ def _same_metric(a: Fact, b: Fact) -> bool:
     return bool(shared) and (a.column or "") == (b.column or "")
 
 
+def _overall(fact: Fact) -> bool:
+    """A figure for everything: no row label, no entity scope."""
+    return not fact.labels and not fact.scope
+
+
 def _overall_figure_of(row: Fact, overall: Fact) -> bool:
     """Is ``overall`` the one figure for everything of the quantity a table column holds per
     row: a lone value with no label, of the column's unit, named by no words or by words that
@@ -148,6 +153,14 @@ def _entity_scope(fact: Fact) -> frozenset[str]:
     return fact.scope - {label_key(label)} if label else fact.scope
 
 
+_ADDED = re.compile(r"\b([\w-]+)\s+(?i:and|plus|&|\+)\s+([\w-]+)\s+(?i:together|combined)\b")
+"""Two quantities added up by name: "High and Severe together", "late plus lost combined"."""
+_BASE_BEFORE = re.compile(r"\b(?i:vs\.?|versus|against|compared\s+(?:with|to)|than|from|since)\s+$")
+"""Words before what a change is measured against: "vs 2024", "compared with Q1"."""
+_OVERALL_AFTER = re.compile(
+    r"(?:\s+(?i:than|the|vs\.?|against|of|for))*\s+(?i:network|chain|company|group|overall|all)\b"
+)
+"""After a gap, the overall figure it is to: "below the network", "than the chain"."""
 _JOINED = re.compile(r",\s+(?i:and|but|while|whereas|whilst)\b")
 _NOT_ADDITIVE = re.compile(
     r"(?i)(?<![a-z])(?:avg|average|mean|median|rates?|pct|percent(?:age)?|ratios?|scores?|"
@@ -376,7 +389,11 @@ class Deriver:
             found = fit(claim, binding, fact)
             if found is not None and found.entity in ("named", "unnamed", "row"):
                 parts.append((fact, found))
-        sentence = tokens(self.ctx.answer[binding.sentence[0] : binding.sentence[1]])
+        written = self.ctx.answer[binding.sentence[0] : binding.sentence[1]]
+        sentence = tokens(written)
+        together = frozenset().union(
+            *(tokens(" ".join(m.group(1, 2))) for m in _ADDED.finditer(written))
+        )
         for part, found in parts:
             pinned = found.entity == "unnamed" or found.pinned
             if not (
@@ -389,6 +406,10 @@ class Deriver:
             if len(series) >= 2 and not one_period:  # a week's share is not of every week
                 wholes.append((self._totals[part.series], tuple(series), "column total"))
             wholes += [(other.value, (other,), "whole") for other in self._wholes_of(part)]
+            joined = self._joined_columns(part, together)
+            if joined:  # the columns added up with the part are parts too, never its whole
+                wholes = [w for w in wholes if not any(f in joined for f in w[1])]
+                out += self._joined_share(part, joined)
             # "153 appointments, 14 no-shows (one in 12)": the whole the sentence names
             named = [w for w in wholes if len(w[1]) == 1 and w[1][0].own_meaning & sentence]
             for total, used, how in wholes:
@@ -409,6 +430,37 @@ class Deriver:
                     top = 1.0 if fact.unit == "fraction" else 100.0
                     out.append(Derived(top - fact.value, fact.unit, (fact,), "complement", False))
         return out
+
+    def _row_amounts(self, part: Fact) -> list[Fact]:
+        """The amounts of the part's own row in its unit family: its columns that add up."""
+        return [
+            f
+            for f in self._rows[(part.labels, part.scope)]
+            if f.source is part.source
+            and f.position == part.position
+            and _amount(f)
+            and _same_family(f, part)
+        ]
+
+    def _joined_columns(self, part: Fact, added: frozenset[str]) -> list[Fact]:
+        """The columns of the part's row its sentence adds up with it ("High and Severe
+        together made up 22.7% of claims"), by the words of the sum: two at least, else none."""
+        if not part.own_meaning or not part.own_meaning <= added:
+            return []
+        named = [f for f in self._row_amounts(part) if f.own_meaning and f.own_meaning <= added]
+        return named if len(named) >= 2 else []
+
+    def _joined_share(self, part: Fact, joined: list[Fact]) -> list[Derived]:
+        """The named columns together over all the amounts of their row, once (for the first
+        of them): the whole a share of several bands of one row most likely has, unpinned,
+        since the row's columns need not split one whole."""
+        row = self._row_amounts(part)
+        total = sum(f.value for f in row)
+        if part is not joined[0] or len(joined) == len(row) or total <= 0:
+            return []
+        rest = tuple(f for f in row if f not in joined)
+        share = sum(f.value for f in joined) / total
+        return [Derived(share, "fraction", (*joined, *rest), "share (named columns)", False)]
 
     def parts_of_a_mix(self, binding: Binding, *, cued: bool) -> list[Derived]:
         """Shares of one whole add up: the named rows of a series of shares that totals 100%
@@ -469,10 +521,26 @@ class Deriver:
                 found.append((later, earlier, len(periods) == 2, True))
         return found
 
+    def _against_overall(
+        self, claim: Claim, binding: Binding, pairs: list[tuple[Fact, Fact, bool, bool]]
+    ) -> list[tuple[Fact, Fact, bool, bool]]:
+        """The pairs, the claim's entity against the overall figure pinned when the words after
+        the claim name that figure and no label ("2.3 points below the network", in a sentence
+        naming two clinics)."""
+        text = self.ctx.answer
+        end = min(claim.span[1] + 30, binding.sentence[1])
+        after = _OVERALL_AFTER.match(text, claim.span[1], end)
+        if after is None or self.ctx.labels_in(claim.span[1], after.end()):
+            return pairs
+        return [
+            (a, b, pinned or (_overall(b) and any(map(a.is_for, binding.entities))), ordered)
+            for a, b, pinned, ordered in pairs
+        ]
+
     def _previous(self, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
         """For a change stated beside one period ("2024: $91.2M (+12.6%)"): that period's
         value and the one just before it in the same metric."""
-        if len(binding.periods) != 1:
+        if len(binding.periods) != 1 or self._a_base(binding, binding.periods[0]):
             return []
         period = binding.periods[0]
         out = []
@@ -497,6 +565,15 @@ class Deriver:
                 else:
                     out.append((fact, latest[1], _adjacent(latest[0], own[0]), True))
         return out
+
+    def _a_base(self, binding: Binding, period: Period) -> bool:
+        """Is the period written only as what a change is measured against ("vs 2024",
+        "compared with Q1")? The change is then another period's, not this one's."""
+        text = self.ctx.answer
+        mentions = [m for m in self.ctx.periods_in(*binding.sentence) if m.period == period]
+        return bool(mentions) and all(
+            _BASE_BEFORE.search(text, max(0, m.start - 20), m.start) for m in mentions
+        )
 
     def _first_anchors(self, facts: Iterable[Fact], start: int, end: int) -> dict[int, int]:
         """Where each fact stated in the answer between ``start`` and ``end`` is first stated
@@ -579,7 +656,7 @@ class Deriver:
         """Differences (in the facts' unit, or points for rates) and relative changes (%)."""
         out: list[Derived] = []
         own = self._own_pair(claim, binding)
-        pairs = own or self._pairs(binding)
+        pairs = own or self._against_overall(claim, binding, self._pairs(binding))
         if written_signed(claim) and claim.kind != "comparison":
             # "South +0.9 minutes" against something unnamed: not its gap to another named row
             pairs = own or [p for p in pairs if p[3]]

@@ -13,20 +13,29 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from eval_pipeline.core.claims.layout import MAX_SENTENCE
 from eval_pipeline.core.claims.ranking_phrases import SUPERLATIVE
 from eval_pipeline.core.models import Claim, Evidence, Verdict
 from eval_pipeline.core.oracle.binding import AnswerContext
-from eval_pipeline.core.oracle.facts import Fact, by_series, fmt_value, key, tokens
+from eval_pipeline.core.oracle.facts import (
+    Fact,
+    by_series,
+    fmt_value,
+    key,
+    metric_words,
+    stem,
+    tokens,
+)
 from eval_pipeline.core.oracle.labels import label_mentions
 from eval_pipeline.core.oracle.periods import Period, period_mentions
 from eval_pipeline.core.oracle.units import family, less_is_better
 
 _MAX_EVIDENCE = 12
 _RATE_WORDS = frozenset({"rate", "share", "percentage", "percent", "ratio", "proportion"})
+_RATE_STEMS = tokens(" ".join(_RATE_WORDS))
 _COUNT_WORDS = frozenset(
     {
         "most",
@@ -80,7 +89,7 @@ _MONEY_WORDS = frozenset(
     }
 )
 _SCORE_WORDS = frozenset({"score", "rating", "rated", "satisfaction", "satisfact", "csat", "nps"})
-_GENERIC_RANK_WORDS = frozenset(
+_RANK_PHRASE_WORDS = frozenset(
     {
         "most",
         "highest",
@@ -139,18 +148,39 @@ _GENERIC_RANK_WORDS = frozenset(
         "sat",
         "follow",
         "followed",
+        "heaviest",
+        "strongest",
+        "weakest",
+        "lightest",
+        "which",
+        "that",
     }
-) | tokens("edged edges out beats overtook overtakes pipped spot place position slot bottomed")
-"""Words of ranking phrases ("peaked", "edged out … for the top spot"), not of a metric."""
+)
+
+
+def _with_stems(words: frozenset[str]) -> frozenset[str]:
+    """Words as written and as ``tokens`` gives them ("quarter" is "quart", "expensive" is
+    "expensiv"), so a list written by hand meets the words of an answer."""
+    return words | frozenset(map(stem, words))
+
+
+_GENERIC_RANK_WORDS = (
+    _with_stems(_RANK_PHRASE_WORDS)
+    | tokens("edged edges out beats overtook overtakes pipped spot place position slot bottomed")
+    | tokens("just only about around roughly nearly almost under over")  # hedges of its figure
+)
+"""Words of ranking phrases ("peaked", "edged out … for the top spot", "the heaviest", "which
+is the lowest") and hedges of the figure beside them ("at just under 69%"), not of a metric."""
 _HINTS: dict[str, frozenset[str]] = {
-    "rate": _RATE_WORDS,
-    "duration": _DURATION_WORDS,
-    "money": _MONEY_WORDS,
-    "count": _COUNT_WORDS,
+    "rate": _with_stems(_RATE_WORDS),
+    "duration": _with_stems(_DURATION_WORDS),
+    "money": _with_stems(_MONEY_WORDS),
+    "count": _with_stems(_COUNT_WORDS),
     "ratio": frozenset({"ratio", "times"}),
-    "number": _SCORE_WORDS,
+    "number": _with_stems(_SCORE_WORDS),
 }
-_CLAUSE_END = re.compile(r"[.;!?,]|\s[—–]\s|\b(?:but|while|whereas)\b")
+_FIGURE = re.compile(r"\d+[kmbx]?")
+_CLAUSE_END = re.compile(r"[.;!?,)\n]|\s[—–]\s|\b(?:but|while|whereas)\b")
 _RELATIVE = re.compile(
     r"\b(?i:of|among)\s+(?:the|these|those|all)\s+(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
 )
@@ -234,6 +264,17 @@ def _asked_metric(question: str) -> frozenset[str]:
     return tokens(found.group("metric")) if found else frozenset()
 
 
+_SPEED = re.compile(r"(?i)\b(?:fastest|slowest|quickest)\b")
+
+
+def _timed(claim: Claim, candidates: list[Series]) -> list[Series]:
+    """The durations among the candidates when the claim ranks by speed ("settles fastest"
+    ranks the time to settle, not the count of settled claims its verb shares a word with)."""
+    if claim.direction is not None or not _SPEED.search(claim.text):
+        return candidates
+    return [s for s in candidates if s.duration] or candidates
+
+
 def _direction(claim: Claim, series: Series, words: str) -> str | None:
     if claim.direction in ("highest", "lowest"):
         return claim.direction
@@ -279,11 +320,12 @@ def verify_ranking(
         return _with(unverifiable, "no reference lists labelled values to rank")
     if entity is None and period is None:
         if claim.entity:
-            return _outside_a_cut(claim, claim.entity, every, unverifiable)
+            return _outside_a_cut(claim, claim.entity, every, ctx, unverifiable)
         return _with(unverifiable, f"{text!r} is not a label of the ranked values")
     candidates = [s for s in every if s.position(entity, period)]
     if not candidates:
-        return _outside_a_cut(claim, entity, every, unverifiable)
+        return _outside_a_cut(claim, entity, every, ctx, unverifiable)
+    candidates = _timed(claim, candidates)
     named = entity or ""
     clause_end = _CLAUSE_END.search(ctx.answer, end, end + MAX_SENTENCE)
     stretch = ctx.answer[start : clause_end.start() if clause_end else end]
@@ -293,41 +335,50 @@ def verify_ranking(
     if claim.bound == "at_most":  # a member of a listed top N: the whole statement names it
         stretch = ctx.answer[slice(*ctx.layout.sentence_of(start))]
     label_words = ctx.label_words
-    words = {w for w in tokens(stretch) if not w.isdigit()}
+    words = set(_words(stretch))
     words -= set(tokens(named)) | set(tokens(claim.entity or "")) | label_words
 
     def score(s: Series) -> tuple[int, bool]:
         return (len(s.meaning & words), bool(words & _HINTS[s.kind]))
 
     top = max(score(s) for s in candidates)
-    specific = words - _GENERIC_RANK_WORDS
-    counted = {w for w in tokens(clause) if not w.isdigit()} - _GENERIC_RANK_WORDS - label_words
+    specific = metric_words(frozenset(words)) - _GENERIC_RANK_WORDS  # "and December the best"
+    counted = _words(clause) - _GENERIC_RANK_WORDS - label_words
     if counted and not any(s.meaning & counted for s in candidates):
         return _with(unverifiable, "the words before it name no metric the references rank")
     by_sentence = False
-    if top[0] == 0 and not specific:  # "January was the quietest month, with $6,312 of new MRR"
+    # "January was the quietest month, with $6,312 of new MRR": the sentence names one of several
+    # series (the only one holding the entity needs no naming)
+    if top[0] == 0 and not specific and len(candidates) > 1:
         sentence = ctx.answer[slice(*ctx.layout.sentence_of(start))]
-        rest = {w for w in tokens(sentence) if not w.isdigit()} - _GENERIC_RANK_WORDS - label_words
+        rest = _words(sentence) - _GENERIC_RANK_WORDS - label_words
         best_words = max(len(s.meaning & rest) for s in candidates)
         named_by_sentence = [s for s in candidates if len(s.meaning & rest) == best_words]
         if best_words and len(named_by_sentence) == 1:
             words, by_sentence = words | rest, True  # before scoring: score reads words
             top = score(named_by_sentence[0])
     if top[0] == 0 and specific and len(candidates) > 1:
-        return _with(unverifiable, "its words name no metric the references rank")
-    chosen = [s for s in candidates if score(s) == top]
+        if not _one_of_its_kind(candidates, top, score):
+            return _with(unverifiable, "its words name no metric the references rank")
+        by_sentence = True  # "Riverside leads on volume": a guess by kind, never an accusation
+    chosen = _by_own_words([s for s in candidates if score(s) == top], words)
     asked_metric = _asked_metric(ctx.question)
     shared = frozenset.intersection(*(s.meaning for s in candidates))
     undecided = not any((s.meaning - shared) & words for s in chosen)  # by the claim's words
     for asked in (asked_metric, tokens(ctx.question)):
         if len(chosen) > 1 and asked:  # the question names the metric the answer ranks
             named_by_question = [s for s in chosen if (s.meaning - shared) & asked]
+            of_one_kind = len({s.kind for s in chosen}) < len(chosen)
             most = max(len(s.meaning & asked) for s in chosen)
             chosen = [s for s in chosen if len(s.meaning & asked) == most]
-            # only the question's words name a metric, and several: the one naming most is a
-            # guess, which may support but never accuse
-            guess = asked is not asked_metric and undecided and len(named_by_question) > 1
-            by_sentence = by_sentence or guess
+            # only the question's words name a metric, and several, or one of several of a
+            # kind its words cannot tell apart: the one naming most is a guess, which may
+            # support but never accuse
+            several = len(named_by_question) > 1 or of_one_kind
+            guess = asked is not asked_metric and undecided and several
+            own = _by_own_words(chosen, asked)  # "Show monthly covers": a guess too
+            by_sentence = by_sentence or guess or len(own) < len(chosen)
+            chosen = own
     if len(chosen) > 1:  # else the reference's headline figure: the column in its own unit
         headline = [s for s in chosen if s.facts[0].unit == s.facts[0].source.unit]
         chosen = headline or chosen
@@ -336,6 +387,8 @@ def verify_ranking(
     series = chosen[0]
     if top == (0, False) and specific:
         return _with(unverifiable, "its words name no metric the references rank")
+    if words & _RATE_STEMS and series.kind != "rate" and not series.meaning & _RATE_STEMS:
+        return _with(unverifiable, f"it ranks a rate, which {series.name} is not")
     direction = _direction(claim, series, text)
     if direction is None:
         return _with(unverifiable, "the ranking's direction depends on the metric")
@@ -375,6 +428,27 @@ def verify_ranking(
     )
 
 
+def _by_own_words(chosen: list[Series], words: Collection[str]) -> list[Series]:
+    """Of series named alike, the one whose own column the words name: "covers" names the
+    ``covers`` column of ``monthly_covers``, not its ``reservations``."""
+    own = [s for s in chosen if s.facts[0].own_meaning & set(words)]
+    return own if len(own) == 1 else chosen
+
+
+def _words(text: str) -> frozenset[str]:
+    """The words of ``text`` without its figures ("$196.6K" gives "196" and "6k", "1.8x"
+    gives "8x"): a figure names no metric."""
+    return frozenset(w for w in tokens(text) if not _FIGURE.fullmatch(w))
+
+
+def _one_of_its_kind(
+    candidates: Sequence[Series], top: tuple[int, bool], score: Callable[[Series], tuple[int, bool]]
+) -> bool:
+    """Do the claim's words, naming no series, still hint at the kind of exactly one ("volume"
+    a count, "cheapest" money, "fastest" a duration)?"""
+    return top[1] and sum(score(s) == top for s in candidates) == 1
+
+
 _APPOSITION = re.compile(r"[,;(—–]|\b(?:and|to|then|while|whereas)\b")
 
 
@@ -402,10 +476,15 @@ def _apposed_to(
 
 
 def _outside_a_cut(
-    claim: Claim, entity: str | None, every: Sequence[Series], unverifiable: Verdict
+    claim: Claim,
+    entity: str | None,
+    every: Sequence[Series],
+    ctx: AnswerContext,
+    unverifiable: Verdict,
 ) -> Verdict:
     """An entity missing from a reference that lists only the top (or bottom) N of an ordering
-    is not ranked within those N."""
+    is not ranked within those N, unless the claim ranks it within a group nothing else names
+    ("the top soft drink" beside the top three drinks)."""
     rank = int(claim.value or 1)
     for series in every:
         values = [f.value for f in series.facts]
@@ -417,6 +496,8 @@ def _outside_a_cut(
         ascending = all(a <= b for a, b in itertools.pairwise(values))
         order = "highest" if descending else "lowest" if ascending else None
         if cut and order == claim.direction and rank <= len(values) and entity is not None:
+            if _narrowed(claim, every, ctx):
+                return _with(unverifiable, "it ranks within a group the references do not name")
             listing = ", ".join(f"{f.describe()} = {fmt_value(f.value)}" for f in series.facts)
             among = f"is not among the {len(values)} the reference lists"
             return Verdict(
@@ -426,6 +507,21 @@ def _outside_a_cut(
                 evidence=[f.evidence() for f in series.facts[:_MAX_EVIDENCE]],
             )
     return _with(unverifiable, f"{claim.entity!r} is not a label of the ranked values")
+
+
+_AFTER_SUPERLATIVE = re.compile(rf"(?i)\b(?:{SUPERLATIVE})\b(?P<group>.*)$")
+
+
+def _narrowed(claim: Claim, every: Sequence[Series], ctx: AnswerContext) -> bool:
+    """Do the words after the claim's superlative name a group by a word that no reference
+    (its metrics, labels, params) and not the question holds?"""
+    found = _AFTER_SUPERLATIVE.search(claim.text)
+    group = tokens(found.group("group")) - _GENERIC_RANK_WORDS if found else frozenset()
+    known = tokens(ctx.question).union(*(s.meaning for s in every))
+    for series in every:
+        for fact in series.facts:
+            known |= tokens(" ".join([*fact.names, *fact.scope]))
+    return bool(group - known)
 
 
 def _with(verdict: Verdict, reason: str) -> Verdict:

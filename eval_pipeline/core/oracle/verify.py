@@ -79,6 +79,8 @@ _GAP = re.compile(r"\b(?i:gap|difference|apart|spread|separat\w*|margin)\b")
 _REMAINDER = re.compile(
     r"\b(?i:un\w+(?:ed|paid)|outstanding|remaining|remainder|balance|left\s+over|leftover)\b"
 )
+_ADDS = re.compile(r"\b(?i:adds?|added|adding)\s+(?:(?i:another|an?\s+extra)\s+)?$")
+"""Before an increment: "tips add roughly $9 an hour", "the patio adds 24 seats"."""
 _NOUN_AFTER = re.compile(r"\s+([A-Za-z][\w-]*)")
 _ENDS_AFTER = re.compile(r"\s*(?:[.;)]|$)")
 _PLURAL_BEFORE = re.compile(r"([A-Za-z][\w-]*s),\s*$")
@@ -97,6 +99,15 @@ _OF_AFTER = re.compile(r"\s+(?i:of|out\s+of)\s+(?:[\w'’&.-]+\s+){0,3}?")
 """Between a share and the whole after it: "42% of the hotel's $2.32M"."""
 _OF_START = re.compile(r"\s*(?i:of|out\s+of)\s+(?:the\s+|all\s+|our\s+)?")
 """A sentence opening on its whole: "Of the 802 claims opened in 2025, …"."""
+_THAN = re.compile(r"(?:\s+[a-z][\w-]*){0,2}?\s+(?i:than)\s+")
+"""From a comparison's number to the words of what it is compared with: "40 more than …"."""
+_WHOLE_ORGANISATION = re.compile(
+    r"\b(?i:network|group|company|chain|organi[sz]ation)(?:-wide)?\b|\b(?i:\w+-wide)\b"
+)
+"""Words of a figure for everything: "group-wide", "across the network", "company-wide"."""
+_OF_PHRASE = re.compile(r"\s+(?i:of)\s+[^,;:.!?()]+")
+"""A share's whole, after its "of": "41% of personal-auto indemnity"."""
+_CLAUSE_STOP = re.compile(r"[,;:.!?()]|\s[—–-]\s|\b(?i:and|but|while|whereas)\b")
 _NOT_NOUNS = frozenset(
     (
         *("in", "of", "and", "at", "per", "vs", "more", "less", "this", "that", "on", "for"),
@@ -571,6 +582,8 @@ class _Verifier:
             return "it names a period the references are not for"
         if not binding.periods and self.for_another_period(binding):
             return "its sentence names only periods the references are not for"
+        if search_before(_ADDS, self.ctx.answer, claim.span[0], 20):
+            return "an amount added to another ('adds'), which no reference value is"
         if _REMAINDER.search(near[: claim.span[0] - max(binding.clause[0], claim.span[0] - 50)]):
             return "a remainder ('uncollected', 'not'), which no reference value states"
         clause_before = self.ctx.answer[binding.clause[0] : claim.span[0]]
@@ -685,6 +698,11 @@ class _Verifier:
             return False
         if found.how in ("relative change", "difference") and claim.kind != "comparison":
             return False  # a level read as a change's size supports, never accuses
+        if found.how in ("relative change", "difference", "ratio") and (
+            self._than_nothing_named(claim, binding)  # "40 more than the two at the bottom"
+            or self._each_its_own(claim, binding, found)  # "X 2.2 days slower and Y 5.4 faster"
+        ):
+            return False  # not the gap between the two the sentence names
         if found.how == "amount per item":
             return False
         if not known_scale(claim, found.facts[0], found.value):
@@ -693,8 +711,12 @@ class _Verifier:
             abs(f.value) for f in found.facts
         ):
             return False  # a figure no larger than one of the parts is not their total
+        if found.how in ("total", "sum") and self._wider_than(binding, found.facts):
+            return False  # "group-wide" beside one venue's rows: the group's total is not theirs
         if _OF_ANOTHER.match(text, claim.span[1]):
             return False  # "60% of Dr. Okafor's referrals", "40% of those no-shows"
+        if found.how.startswith("share") and self._named_as_whole(claim, binding, found.facts[0]):
+            return False  # "Auto Lite accounted for 41% of personal-auto indemnity"
         if found.how == "relative change":
             return unit in ("percent", "fraction") and found.facts[0].unit not in RATES
         if found.how == "difference":
@@ -702,6 +724,66 @@ class _Verifier:
                 unit == "percent" and found.unit == "points"
             )
         return True
+
+    def _each_its_own(self, claim: Claim, binding: Binding, found: Derived) -> bool:
+        """Has the other entity of a gap its own comparison in the claim's sentence ("Southeast
+        runs 2.2 days slower and Pacific 5.4 days faster")? Each is then that entity's gap to
+        something else, not the gap between the two, which would be stated once."""
+        if claim.kind != "comparison" or len(found.facts) != 2:
+            return False
+        whose = [f.labels or f.scope for f in found.facts]
+        mine = [w for w in whose if w & binding.entities]
+        if len(mine) != 1:
+            return False
+        other = next(w for w in whose if w is not mine[0])
+        return any(
+            c.id != claim.id
+            and c.kind == "comparison"
+            and self.bindings[c.id].sentence == binding.sentence
+            and self.bindings[c.id].entities & other
+            and not self.bindings[c.id].entities & mine[0]
+            for c in self.claims
+            if c.id in self.bindings
+        )
+
+    def _wider_than(self, binding: Binding, facts: Sequence[Fact]) -> bool:
+        """Does the claim's clause speak for the whole organisation ("group-wide", "across the
+        network") while the facts are all of one entity (a venue's weeks)?"""
+        clause = self.ctx.answer[binding.clause[0] : binding.clause[1]]
+        scopes = {f.scope for f in facts if not f.labels}
+        return bool(_WHOLE_ORGANISATION.search(clause)) and len(scopes) == 1 and all(scopes)
+
+    def _named_as_whole(self, claim: Claim, binding: Binding, part: Fact) -> bool:
+        """Is the part's entity named only after the share's "of" ("41% of personal-auto
+        indemnity")? It then owns the whole, and the part is something inside it."""
+        of = _OF_PHRASE.match(self.ctx.answer, claim.span[1], binding.clause[1])
+        if of is None:
+            return False
+        own = part.labels or part.scope
+        inside = [m for m in self.ctx.labels_in(of.start(), of.end()) if m.key in own]
+        outside = [
+            m
+            for m in self.ctx.labels_in(*binding.clause)
+            if m.key in own and not of.start() <= m.start < of.end()
+        ]
+        return bool(inside) and not outside
+
+    def _than_nothing_named(self, claim: Claim, binding: Binding) -> bool:
+        """Does the claim name what it is compared with ("… more than X") by words that name
+        no label, no period, no overall figure and state no figure? Then the other side is none
+        of the references' values the sentence names elsewhere."""
+        text = self.ctx.answer
+        than = _THAN.match(text, claim.span[1])
+        if than is None:
+            return False
+        end = _CLAUSE_STOP.search(text, than.end(), binding.sentence[1])
+        start, stop = than.end(), end.start() if end else binding.sentence[1]
+        return not (
+            self.ctx.labels_in(start, stop)
+            or self.ctx.periods_in(start, stop)
+            or SUM_CUE.search(text, start, stop)
+            or any(start <= other.span[0] < stop for other in self.claims)
+        )
 
     def _target(
         self, claim: Claim, binding: Binding, direct: list[Fit], *, among_others: bool

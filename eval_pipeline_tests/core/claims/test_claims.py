@@ -19,6 +19,8 @@ EXTRACTIONS: list[tuple[str, str, list[str]]] = [
     ("q", "Since 2019 the programme has finished 1,234 sites.", ["1,234"]),
     ("q", "2000 sites are completed.", ["2000"]),
     ("q", "1968 HSE audits were carried out; 2025 was a good year.", ["1968"]),
+    ("q", "North shipped the most 2025 orders (412).", ["North shipped the most", "412"]),
+    ("q", "Plan 3 is the bigger seller. Plan 5 costs $79.", ["$79"]),
     (
         "q",
         "West ranked 1st with 42, East came 2nd with 37.",
@@ -27,7 +29,7 @@ EXTRACTIONS: list[tuple[str, str, list[str]]] = [
     (
         "q",
         "West is #1 with 42; East is in second place with 37.",
-        ["42", "East is in second place", "37"],
+        ["West is #1", "42", "East is in second place", "37"],
     ),
     ("q", "West is rank 1 and has 42 sites.", ["42"]),
     ("q", "Site S-00042 (case TC_001) has 12 open findings.", ["12"]),
@@ -41,6 +43,9 @@ EXTRACTIONS: list[tuple[str, str, list[str]]] = [
     ("q", "The top 5 regions completed 1,234 sites.", ["1,234"]),
     ("Which 3 regions lead?", "The 3 regions that lead are West (42) and East (37).", ["42", "37"]),
     ("What happened in the last 6 months?", "In 6 months we finished 55.", ["55"]),
+    # "of the N" after a part is the whole of a share, not the size of a ranking's field
+    ("q", "59 of the 89 accounts stayed.", ["59", "89"]),
+    ("q", "West did 21 of those 92.", ["21"]),
     ("q", "One of the regions, West, has forty-two sites.", ["forty-two"]),
     (
         "q",
@@ -229,6 +234,20 @@ def test_a_year_is_a_claim_only_when_the_question_asks_for_one() -> None:
         ("West leads the programme.", "West", 1, "highest", None),
         ("The region with the highest rate is West.", "West", 1, "highest", None),
         ("The highest compliance rate is in Central.", "Central", 1, "highest", None),
+        ("Route 9 Motors grew fastest.", "Route 9 Motors", 1, None, None),
+        ("Carlos closed his fastest.", "Carlos", 1, None, None),
+        ("July was the group's busiest month.", "July", 1, "highest", None),
+        ("West still brings in the most revenue.", "West", 1, "highest", None),
+        ("Liability is a distant second.", "Liability", 2, "highest", None),
+        ("West is #3 this year.", "West", 3, "highest", None),
+        ("West leads March 2026 sales.", "West", 1, "highest", None),
+        (
+            "The network's busiest week was the week of 13 January.",
+            "week of 13 January",
+            1,
+            "highest",
+            None,
+        ),
     ],
 )
 def test_ranking_statements_become_ranking_claims(
@@ -243,6 +262,29 @@ def test_ranking_statements_become_ranking_claims(
         bound,
     )
     assert answer[claim.span[0] : claim.span[1]] == claim.text
+
+
+def test_a_superlative_joined_to_a_ranking_or_naming_its_entity_in_brackets() -> None:
+    joined = "West has the longest waits but the lowest rate."
+    assert [(c.text, c.entity, c.direction) for c in extract_claims("T", "q", joined).claims] == [
+        ("West has the longest waits", "West", "highest"),
+        ("but the lowest rate", "West", "lowest"),
+    ]
+    apart = "West has the most sites. Reports rose and the lowest rate held."
+    assert [c.entity for c in extract_claims("T", "q", apart).claims] == ["West"]
+    bracketed = "The gap between the fastest (LATAM) and the slowest (North America) is small."
+    assert [(c.text, c.entity) for c in extract_claims("T", "q", bracketed).claims] == [
+        ("the fastest (LATAM)", "LATAM"),
+        ("the slowest (North America)", "North America"),
+    ]
+
+
+def test_a_peak_at_a_grouped_figure_is_a_ranking_and_a_figure() -> None:
+    claims = extract_claims("T", "q", "Logins peaked at 32,979 in March 2026.").claims
+    assert [(c.text, c.kind, c.entity) for c in claims] == [
+        ("peaked", "ranking", "March 2026"),
+        ("32,979", "numeric", None),
+    ]
 
 
 def test_a_top_n_list_is_one_membership_claim_per_entity() -> None:

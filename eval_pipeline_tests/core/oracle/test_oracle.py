@@ -603,6 +603,9 @@ VENDORS = ref({"Nokia": 814, "Ericsson": 679, "Samsung": 507}, "count", name="it
         ("The top three regions are West, East and Central.", [TOP3], [S, S, C]),
         ("Central has the highest completion rate.", [TOP3], [C]),
         ("North has the lowest completion rate.", [TOP3], [U]),
+        # ranked within a group nothing else names: not the top N the reference lists
+        ("Central is the top inland region.", [TOP3], [U]),
+        ("Central is the top region.", [TOP3], [C]),
         ("Nokia has the most sites.", [VENDORS], [S]),
         ("Samsung has the most sites.", [VENDORS], [C]),
         ("Samsung has the fewest sites. Ericsson ranks second.", [VENDORS], [S, S]),

@@ -176,6 +176,25 @@ MONTHS_TWO_METRICS = ref(
     },
     sql="SELECT month_start, SUM(r) AS room_revenue, AVG(o) AS occupancy_pct FROM m GROUP BY 1",
 )
+NO_SHOWS_BY_MONTH = ref(
+    {"2026-01": 8.1, "2026-02": 9.0, "2026-03": 6.5}, "percent", name="no_show_rate"
+)
+HOURS_AND_COST = ref(
+    {
+        "columns": ["group_name", "hours_worked", "cost_usd"],
+        "rows": [["West", 420.0, 9100.0], ["East", 380.0, 9800.0]],
+    },
+    sql="SELECT group_name, SUM(h) AS hours_worked, SUM(c) AS cost_usd FROM t GROUP BY 1",
+    column_units={"cost_usd": "currency", "hours_worked": "hours"},
+)
+REVENUE_BY_GROUP = ref({"West": 196_600.0, "East": 151_600.0}, "currency", name="revenue")
+MONTHLY_COVERS = ref(
+    {
+        "columns": ["month_start", "reservations", "covers"],
+        "rows": [["2026-01", 54, 161], ["2026-02", 69, 175], ["2026-03", 65, 265]],
+    },
+    name="monthly_covers",
+)
 
 Row = tuple[str, str, list[ReferenceValue], list[str]]
 CATEGORIES: dict[str, list[Row]] = {
@@ -362,6 +381,43 @@ CATEGORIES: dict[str, list[Row]] = {
         # an apposition: the entity its clause names, the metric its words name
         ("", "North, the smallest, completed 21 items.", [BY_GROUP], [S, S]),
         ("", "West wrote many reports, the most of any group.", [BY_GROUP], [U]),
+        # a superlative of size alone names no metric: the only one ranked
+        ("", "March 2026 was the heaviest month.", [BY_MONTH], [S]),
+        ("", "January 2026 was the strongest month.", [BY_MONTH], [C]),
+        ("", "Q3 2024 was the busiest quarter.", QUARTERS, [S]),  # "quarter" is "quart"
+        # the only series ranked, its words naming nothing else: no guess
+        ("", "January 2026 was the peak month, with completed items flat.", [BY_MONTH], [C]),
+        # a period joined to the clause, a hedge of its figure, a figure: no metric words
+        (
+            "",
+            "February 2026 was the worst month and March 2026 the best.",
+            [NO_SHOWS_BY_MONTH],
+            [S, S],
+        ),
+        ("", "West completed the most, with East second at just over 36.", [BY_GROUP], [S, S, S]),
+        (
+            "",
+            "- West: $196.6K (56% of the total), the largest group by revenue",
+            [REVENUE_BY_GROUP],
+            [S, S, S],
+        ),
+        ("", "East completed 37 items and North 21, which is the lowest.", [BY_GROUP], [S, S, S]),
+        # a bracket or a line ends the clause that names the metric
+        (
+            "",
+            "- March 2026: 55 (the peak)\n- February 2026: 48 after a slow start.",
+            [BY_MONTH],
+            [S, S, S],
+        ),
+        # no column named, one of the kind the words hint at: a guess, which never accuses
+        ("", "West leads on volume.", [SQL_TABLE], [S]),
+        ("", "East leads on volume.", [SQL_TABLE], [U]),
+        ("", "East is the most expensive group to run.", [HOURS_AND_COST], [S]),
+        ("", "West is the most expensive group to run.", [HOURS_AND_COST], [U]),
+        # two columns of one reference: the one its own name names, by the claim or the question
+        ("", "March 2026 was the busiest month (265 covers).", [MONTHLY_COVERS], [S, S]),
+        ("Show monthly covers.", "January 2026 was the quietest month.", [MONTHLY_COVERS], [S]),
+        ("Show monthly covers.", "February 2026 was the quietest month.", [MONTHLY_COVERS], [U]),
         # the question names several metrics and the claim none: a guess never accuses
         (
             "Show room revenue and occupancy by month.",

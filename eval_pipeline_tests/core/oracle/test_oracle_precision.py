@@ -200,6 +200,53 @@ SEVERITY = ref(
     sql="SELECT yr, SUM(sev = 'low') AS low, SUM(sev = 'severe') AS severe FROM c GROUP BY yr",
 )
 
+SETTLING = ref(
+    {
+        "columns": ["depot", "settled_claims", "avg_settlement_days"],
+        "rows": [["Avon", 90, 30.5], ["Tees", 40, 21.0], ["Wear", 60, 25.0]],
+    },
+    sql="SELECT depot, COUNT(*) AS settled_claims, AVG(d) AS avg_settlement_days FROM s GROUP BY 1",
+    column_units={"avg_settlement_days": "days"},
+)
+
+MONTHLY_LOADS = ref(
+    {
+        "columns": ["month", "loads", "late_loads"],
+        "rows": [["2025-01-01", 400, 30], ["2025-02-01", 520, 20], ["2025-03-01", 450, 40]],
+    },
+    sql="SELECT month, COUNT(*) AS loads, SUM(late) AS late_loads FROM l GROUP BY month",
+)
+
+BANDS_BY_YEAR = ref(
+    {
+        "columns": ["yr", "low", "medium", "high", "severe"],
+        "rows": [["2024", 360, 231, 136, 38], ["2025", 383, 258, 112, 49]],
+    },
+    sql="SELECT yr, SUM(sev = 'low') AS low, SUM(sev = 'medium') AS medium, "
+    "SUM(sev = 'high') AS high, SUM(sev = 'severe') AS severe FROM c GROUP BY yr",
+)
+
+LOSS_BY_YEAR = ref(
+    {"columns": ["yr", "loss_ratio"], "rows": [["2023", 61.36], ["2024", 77.85], ["2025", 71.79]]},
+    sql="SELECT yr, 100.0 * SUM(paid) / SUM(premium) AS loss_ratio FROM c GROUP BY yr",
+    column_units={"loss_ratio": "percent"},
+)
+
+HOURLY = ref(
+    {"columns": ["role", "avg_hourly_rate"], "rows": [["server", 19.62], ["host", 18.01]]},
+    sql="SELECT role, SUM(h * rate) / SUM(h) AS avg_hourly_rate FROM shifts GROUP BY role",
+    column_units={"avg_hourly_rate": "currency"},
+)
+
+AVON_MONTHS = ref(
+    {
+        "columns": ["month", "loads"],
+        "rows": [["2025-01-01", 400], ["2025-02-01", 520], ["2025-03-01", 450]],
+    },
+    sql="SELECT month, COUNT(*) AS loads FROM l WHERE depot = :depot GROUP BY month",
+    params={"depot": "Avon"},
+)
+
 FINDINGS = ref(
     {"intervention": False, "compliance rate": 81.2, "open findings per audited site": 0.8548},
     "percent",
@@ -609,6 +656,117 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     ("unknown unit", "", "Severe claims cost us $1.9M in 2025.", [SEVERITY], [U]),
     ("unknown unit", "", "Severe claims were 45% in 2025.", [SEVERE], [U]),
     ("unknown unit", "", "There were 52 severe claims in 2025.", [SEVERITY], [C]),
+    # "fastest", "slowest" rank a time: "settles fastest" is the shortest time to settle, not
+    # the most settled claims its verb shares a word with
+    ("ranked by speed", "", "Tees settles fastest.", [SETTLING], [S]),
+    ("ranked by speed", "", "Avon settles fastest.", [SETTLING], [C]),
+    # a ranking by a rate ("the lowest late share") is not one by the count its words share
+    # ("late loads"): each row's share has its own whole
+    ("ranked by a rate", "", "Avon has the lowest late share.", [BY_DEPOT], [U]),
+    # the question's words pick one of two counts the claim's words cannot tell apart only as
+    # a guess, which may support but never accuse
+    (
+        "metric of one kind from the question",
+        "Show monthly loads for Q1 2025, with the number of late loads.",
+        "February was the busiest month.",
+        [MONTHLY_LOADS],
+        [U],
+    ),
+    (
+        "metric of one kind from the question",
+        "Show monthly loads for Q1 2025, with the number of late loads.",
+        "March was the busiest month.",
+        [MONTHLY_LOADS],
+        [S],
+    ),
+    # a line break ends a ranking's clause: the next bullet's words name no metric of it
+    (
+        "ranking clause ends at the line",
+        "",
+        "- Tees comes second\n- unloading averages 2.4 hours at Avon.",
+        [BY_DEPOT],
+        [U, S],
+    ),
+    # columns added up by name ("High and Severe together") are parts of one share, never the
+    # whole of each other; their row's sum is the likely whole, which supports only
+    (
+        "columns added up",
+        "",
+        "High and Severe together made up about 23% of 2024 claims.",
+        [BANDS_BY_YEAR],
+        [S],
+    ),
+    (
+        "columns added up",
+        "",
+        "High and Severe together made up 28% of 2024 claims.",
+        [BANDS_BY_YEAR],
+        [U],
+    ),
+    # "N more than <words naming nothing>": compared with something unnamed, not with another
+    # entity its sentence names elsewhere
+    (
+        "compared with something unnamed",
+        "",
+        "Acme made $240K more than the smallest account, and 1.2 times what Globex did.",
+        [ACCOUNTS],
+        [U, S],
+    ),
+    (
+        "compared with something unnamed",
+        "",
+        "Acme made $240K more than Globex, and 1.2 times what Globex did.",
+        [ACCOUNTS],
+        [C, S],
+    ),
+    # a period after "vs" is the base of a change, not the period whose change it is
+    (
+        "period a change is against",
+        "",
+        "- 2025: 71.8%\n- vs 2024 (77.85%): −6.1 pts",
+        [LOSS_BY_YEAR],
+        [S, S, U],
+    ),
+    ("period a change is against", "", "- 2024 (77.85%): +16.5 pts", [LOSS_BY_YEAR], [S, S]),
+    # two entities each with its own gap ("X … more and Y … less") are each against something
+    # else, not against each other
+    (
+        "each its own gap",
+        "",
+        "Against the average, Acme made $112K more and Stark $128K less.",
+        [ACCOUNTS],
+        [U, U],
+    ),
+    # a gap followed by the overall figure's name ("below the network") is to that figure, even
+    # in a sentence naming two entities
+    (
+        "gap to the overall figure",
+        "",
+        "Avon scored 0.29 above the network, while Tees came in 0.5 below the network.",
+        [DEPOT_SCORES, ALL_DEPOTS_SCORE],
+        [S, C],
+    ),
+    # an entity named only after a share's "of" owns the whole: the part is something in it
+    ("named as the whole", "", "Flood cover made up 41% of Homeowners indemnity.", [PAID], [U]),
+    ("named as the whole", "", "Homeowners made up 41% of all indemnity.", [PAID], [C]),
+    # an amount something adds is an increment, not the level of what it is added to
+    ("an amount added", "", "Tips add roughly $9 an hour for servers.", [HOURLY], [U]),
+    ("an amount added", "", "Servers earn roughly $9 an hour.", [HOURLY], [C]),
+    # a total for the whole organisation ("network-wide") is not one entity's rows added up
+    (
+        "organisation-wide total",
+        "",
+        "Avon handled 1,370 loads. Network-wide there were 4,900 loads over those months.",
+        [AVON_MONTHS],
+        [S, U],
+    ),
+    (
+        "organisation-wide total",
+        "",
+        "Avon handled 1,370 loads. Across the three months there were 4,900 loads in all.",
+        [AVON_MONTHS],
+        [S, C],
+    ),
 ]
 
 
