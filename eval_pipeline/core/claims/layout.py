@@ -87,7 +87,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Sentence (or line) bounds: a claim and the label it belongs to share a sentence."""
     spans: list[tuple[int, int]] = []
     start = 0
-    for m in re.finditer(r"[.!?]+(?=\s|$)|\n+", text):
+    for m in re.finditer(r"[.!?]+[)\]\"'”’]*(?=\s|$)|\n+", text):
         if m.group().startswith(".") and _is_abbreviation(text, start, m.start()):
             continue
         if not text[start : m.end()].isspace():

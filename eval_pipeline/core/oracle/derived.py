@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from eval_pipeline.core.claims.layout import Row, Table
 from eval_pipeline.core.claims.numbers import WORD_VALUES
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding
@@ -181,6 +182,8 @@ def _amount(fact: Fact) -> bool:
 
 _MAX_RUN = 12
 """Rows a sentence adds up or compares: a few, not a whole report's (bounds the work)."""
+_TOTAL_LABEL = re.compile(rf"[\W_]*(?i:grand\s+)?(?:{SUM_CUE.pattern})[\W_]*")
+"""The label of a table's total row ("Total", "**Grand total**", "All", "Group")."""
 _OTHER_NUMBER = re.compile(r"\d[\d,.]*")
 
 
@@ -768,7 +771,9 @@ class Deriver:
             elif len(series) >= 2:
                 every = cued and len(within) == len(series)  # "November's total", all rows in it
                 whole = not binding.entities and (
-                    every or self._says_all(binding, len(series), cued)
+                    every
+                    or self._says_all(binding, len(series), cued)
+                    or self._total_of_its_table(claim, series)
                 )
                 out.append(
                     Derived(sum(f.value for f in series), fact.unit, tuple(series), "total", whole)
@@ -784,7 +789,7 @@ class Deriver:
                 out.append(
                     Derived(sum(f.value for f in named), fact.unit, tuple(named), "sum", pinned)
                 )
-        if cued and len(binding.entities) < 2 and not claim.hedged:
+        if cued and len(binding.entities) < 2 and not claim.hedged and not self._total_row(claim):
             out += self._stated_runs(claim, unit)
         scalars: dict[tuple[str, str | None], list[Fact]] = {}
         for fact in self.facts:
@@ -802,6 +807,26 @@ class Deriver:
                     Derived(sum(f.value for f in group), group[0].unit, tuple(group), "sum", cued)
                 )
         return out
+
+    def _total_row(self, claim: Claim) -> tuple[Table, Row] | None:
+        """The table and row the claim is in when the row's label says it is the total
+        ("| **Total** | $81.8K |"): it adds the whole column above it, not a run of its rows."""
+        found = self.ctx.layout.cell_of(claim.span[0])
+        if found is None:
+            return None
+        table, row, cell = found
+        label = row.cells[0]
+        return (table, row) if cell.column > 0 and _TOTAL_LABEL.fullmatch(label.text) else None
+
+    def _total_of_its_table(self, claim: Claim, series: Sequence[Fact]) -> bool:
+        """Is the claim the total row of a table whose rows above it state every row of the
+        series? Its column's total is then what it states."""
+        found = self._total_row(claim)
+        if found is None:
+            return False
+        table, row = found
+        stated = self._first_anchors(series, table.rows[0].start, row.start)
+        return len(stated) == len(series)
 
     def _stated_runs(self, claim: Claim, unit: Unit | None) -> list[Derived]:
         """For a sum whose rows are named only before its sentence ("Southeast 213 and

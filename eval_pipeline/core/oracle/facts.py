@@ -379,7 +379,8 @@ def _unit_of(
 ) -> Unit | None:
     """The unit of a column: declared, else its name, else the reference's when it is the only
     numeric column (or for a mapping); in a rate reference, whole numbers above 100 or beside a
-    column of fractional rates are counts; a rate column holding values up to 1 is a fraction."""
+    column of fractional rates are counts; a rate column holding values up to 1 is a fraction;
+    a name read as a count ("sales") over values with fractions holds no count."""
     if column is not None and column in rv.column_units:
         return rv.column_units[column]
     whole = bool(values) and all(v.is_integer() for v in values)
@@ -387,6 +388,8 @@ def _unit_of(
     unit: Unit | None = None
     if column is not None:
         unit = unit_from_name(column)
+        if unit == "count" and values and not whole:
+            unit = None  # "net_sales" holding cents is an amount, not a number of sales
         if unit is None and whole and _PLURAL.search(column):
             unit = "count"  # whole numbers under a plural noun: "active_accounts", "seats"
     if unit is None and column is None and scalar_name(rv):

@@ -65,8 +65,9 @@ _SHARE_CUE = re.compile(
 _PER_AFTER = re.compile(r"\s*(?i:per|each|a|an)\s+(?!(?i:year|month|week|quarter)\b)[a-z]+\b")
 _PER_NAME = re.compile(r"(?i)per|avg|average|mean")
 _PER_BEFORE = re.compile(
-    r"\b(?i:per|a)\s+(?!(?i:year|month|week|quarter|day)\b)[a-z]+\s+(?:\w+\s+)?$"
+    r"\b(?i:per|a)\s+(?!(?i:year|month|week|quarter|day)\b)[a-z]+\s+(?:(?!(?i:of)\b)\w+\s+)?$"
 )
+"""Before a value per item ("per claim, $16.8K"); not "a low of 34", which names the figure."""
 _OF_ANOTHER = re.compile(
     r"\s+(?i:of)\s+(?:(?:[A-Z0-9][\w&.-]*\s+){0,4}?[A-Z0-9][\w&-]*['’](?:s\b)?|(?i:those|these|them|which|that)\b)"
 )
@@ -81,7 +82,8 @@ _REMAINDER = re.compile(
 )
 _ADDS = re.compile(r"\b(?i:adds?|added|adding)\s+(?:(?i:another|an?\s+extra)\s+)?$")
 """Before an increment: "tips add roughly $9 an hour", "the patio adds 24 seats"."""
-_NOUN_AFTER = re.compile(r"\s+([A-Za-z][\w-]*)")
+_NOUN_AFTER = re.compile(r"[^\S\n]+([A-Za-z][\w-]*)")
+"""The word after a count on its line ("42 referrals"); the next line names nothing it counts."""
 _ENDS_AFTER = re.compile(r"\s*(?:[.;)]|$)")
 _PLURAL_BEFORE = re.compile(r"([A-Za-z][\w-]*s),\s*$")
 _OUT_OF = re.compile(r"\s+(?i:out\s+of)\s+\d")
@@ -427,7 +429,7 @@ class _Verifier:
                 return self._kept(
                     claim, found.fact, _supported(claim, [found.fact], _describe(found))
                 )
-        derived = self.deriver.candidates(claim, binding, unit)
+        derived = self._of_its_column_series(claim, self.deriver.candidates(claim, binding, unit))
         for candidate in derived:
             if check.derived(candidate) and (
                 self._cued(claim, binding, unit, candidate) or _unlikely_by_chance(claim)
@@ -499,6 +501,32 @@ class _Verifier:
         if not own or max(f.score for f in own) < max(f.score for f in direct):
             return direct  # its header names another quantity: a swapped column is an error
         return own
+
+    def _of_its_column_series(self, claim: Claim, found: list[Derived]) -> list[Derived]:
+        """Of several derivations, the ones over the series most other cells of the claim's
+        table column state, right or wrong: a total row under two year columns adds its own
+        column's rows (a cell whose value two series share may be anchored to the other)."""
+        column = self._columns.get(claim.id)
+        if column is None or len(found) < 2:
+            return found
+        cells = {
+            other.span[0]
+            for other in self.claims
+            if other.id != claim.id and self._columns.get(other.id) == column
+        }
+        stated = Counter(
+            f.series
+            for f in self.facts
+            for position in self.anchors.get(id(f), ())
+            if position in cells
+        )
+        if not stated:
+            return found
+        series, count = stated.most_common(1)[0]
+        if count < 2 or 2 * count <= stated.total():
+            return found
+        own = [d for d in found if all(f.series == series for f in d.facts)]
+        return own or found
 
     def _kept(self, claim: Claim, truth: Fact | Derived, verdict: Verdict) -> Verdict:
         """The verdict, with the true value of what the claim states noted for a share of it

@@ -120,6 +120,16 @@ def test_sentence_spans_ignore_decimals_and_abbreviations() -> None:
     ]
 
 
+def test_a_sentence_ends_before_its_closing_bracket() -> None:
+    text = '(Peers often target 10.) North is at 4. He said "done." Then 5.'
+    assert [text[s:e].strip() for s, e in sentence_spans(text)] == [
+        "(Peers often target 10.)",
+        "North is at 4.",
+        'He said "done."',
+        "Then 5.",
+    ]
+
+
 def claims_of(answer: str, question: str = "q") -> list[tuple[str, str, float | None]]:
     contract = extract_claims("TC_001", question, answer)
     return [(c.text, c.kind, c.value) for c in contract.claims]

@@ -253,6 +253,31 @@ FINDINGS = ref(
     kind="decision",
     name="intervention_needed",
 )
+NET_SALES = ref(
+    {
+        "columns": ["month_start", "net_sales"],
+        "rows": [["2026-01-01", 6749.5], ["2026-02-01", 7159.25]],
+    },
+    sql="SELECT month_start, SUM(total) AS net_sales FROM o GROUP BY 1",
+)
+FREIGHT_COST = ref(
+    {
+        "columns": ["month_start", "freight_cost"],
+        "rows": [["2026-01-01", 100.0], ["2026-02-01", 200.0], ["2026-03-01", 300.0]],
+    },
+    sql="SELECT month_start, SUM(cost) AS freight_cost FROM f GROUP BY 1",
+)
+FREIGHT_TABLE = (
+    "Freight cost by month:\n\n| Month | Freight cost |\n|---|---|\n| Jan 2026 | $100 |\n"
+    "| Feb 2026 | $200 |\n| Mar 2026 | $300 |\n| **Total** | **{}** |"
+)
+DEPOT_YEARS = ref(
+    {
+        "columns": ["depot", "parcels_2024", "parcels_2025"],
+        "rows": [["Avon", 10, 12], ["Tees", 20, 25], ["Wye", 30, 33]],
+    },
+    sql="SELECT depot, SUM(a) AS parcels_2024, SUM(b) AS parcels_2025 FROM p GROUP BY 1",
+)
 
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # a bare decimal is a fraction only by guess: against a percent it may be the percent's own
@@ -766,6 +791,36 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         "Avon handled 1,370 loads. Across the three months there were 4,900 loads in all.",
         [AVON_MONTHS],
         [S, C],
+    ),
+    # a column whose name reads as a count ("sales") but holds cents is an amount
+    (
+        "a count name holding cents",
+        "",
+        "| Month | Net sales |\n|---|---|\n| Jan 2026 | $5,255 |\n| Feb 2026 | $7,159 |",
+        [NET_SALES],
+        [C, S],
+    ),
+    # a table's total row adds every row above it, not the run of rows that happens to match
+    ("a table's total row", "", FREIGHT_TABLE.format("$500"), [FREIGHT_COST], [S, S, S, C]),
+    ("a table's total row", "", FREIGHT_TABLE.format("$600"), [FREIGHT_COST], [S, S, S, S]),
+    # the word a count names is on its own line: a paragraph after it names nothing it counts
+    (
+        "a count ending its line",
+        "",
+        "Parcels by region in 2025:\n- North: 42\n- South: 31\n\nEast shipped the fewest.",
+        [PARCELS_2025],
+        [S, C, S],
+    ),
+    # "a low of 35" names the figure with an article: it is no value per item ("$9 a shift")
+    ("a low of", "", "Volume then slid to a low of 35 parcels in January 2026.", [MONTHLY], [C]),
+    # a total row under two year columns adds the series its own column's cells state
+    (
+        "a total row's column",
+        "",
+        "Parcels by depot:\n\n| Depot | 2024 | 2025 |\n|---|---|---|\n| Avon | 10 | 12 |\n"
+        "| Tees | 20 | 25 |\n| Wye | 30 | 33 |\n| **Total** | **70** | **80** |",
+        [DEPOT_YEARS],
+        [S, S, S, S, S, S, C, C],
     ),
 ]
 
