@@ -196,10 +196,11 @@ def _unit_after(text: str, end: int) -> tuple[Unit | None, float, int]:
 _COMPARED_BEFORE = re.compile(
     r"(?:\d[\d.,]*\s*(?:[%kKMB]|(?i:points?|pts?|pp|percent|bps|x|times|[a-z]*(?:second|minute|"
     r"hour|day|week|month|year)s?|secs?|mins?|hrs?)\b)|\b(?i:rose|rising|risen|went|climbed|jumped|"
-    r"grew|increased|fell|dropped|moved|way|shot|crept))\s+$"
+    r"grew|increased|fell|dropped|moved|way|shot|crept|edged|inched|ticked)(?:\s+back)?)\s+$"
 )
 """A number and its unit, or a verb of movement, before "above"/"over": "5 points above 100%"
-states a gap, "went over 500" a change; "Plus 500 ran above 100%" is a bound."""
+states a gap, "went over 500" a change, "crept back up to 84" a new level; "Plus 500 ran above
+100%" is a bound."""
 
 
 _LAST_WORDS_OF_PREFIXES = frozenset(

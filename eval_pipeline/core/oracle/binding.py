@@ -167,6 +167,11 @@ class AnswerContext:
             for a, b in itertools.pairwise(named)
         )
 
+    def label_before(self, start: int) -> LabelMention | None:
+        """The last label mention starting before ``start``: the row the answer last named."""
+        i = bisect.bisect_left(self._label_starts, start) - 1
+        return self.labels[i] if i >= 0 else None
+
     def label_around(self, start: int, end: int) -> LabelMention | None:
         """The label mention ``start``–``end`` is written inside, if any."""
         i = bisect.bisect_right(self._label_starts, start) - 1

@@ -180,6 +180,12 @@ def _amount(fact: Fact) -> bool:
     return fact.unit in AMOUNTS or (fact.unit in (None, "number") and fact.value.is_integer())
 
 
+_OWN_MOVE = re.compile(
+    r"\b(?i:lost|gained|fell|rose|dropped|grew|shed|added|declined|increased|decreased)"
+    r"\s+(?:by\s+)?$"
+)
+"""A past verb of change right before a number: the subject's own movement, not a gap."""
+
 _MAX_RUN = 12
 """Rows a sentence adds up or compares: a few, not a whole report's (bounds the work)."""
 _TOTAL_LABEL = re.compile(rf"[\W_]*(?i:grand\s+)?(?:{SUM_CUE.pattern})[\W_]*")
@@ -663,6 +669,10 @@ class Deriver:
         if written_signed(claim) and claim.kind != "comparison":
             # "South +0.9 minutes" against something unnamed: not its gap to another named row
             pairs = own or [p for p in pairs if p[3]]
+        if claim.kind == "comparison" and _OWN_MOVE.search(
+            self.ctx.answer, max(0, claim.span[0] - 25), claim.span[0]
+        ):
+            pairs = [p for p in pairs if p[3]]  # "APAC lost 8": its own change, no gap to LATAM
         if not pairs:
             pairs = self._previous(binding)
         if not pairs:
@@ -879,6 +889,13 @@ class Deriver:
                 out.append(Derived(mean, fact.unit, tuple(rows), "mean", False))
         return out
 
+    def _last_named(self, claim: Claim, fact: Fact) -> bool:
+        """Is the fact's row the last one the answer named before the claim ("Holloway … His
+        average deal was $41.4K")? A sentence naming no row is about that one, not any other
+        ("… Studio 7 Sushi: 70 seats. That's 4.8 seats per table" is no ratio of the first row)."""
+        named = self.ctx.label_before(claim.span[0])
+        return not fact.labels or (named is not None and named.key in fact.labels)
+
     def per_item(self, claim: Claim, binding: Binding, unit: Unit | None) -> list[Derived]:
         """An amount over a count ("29 minutes per visit", "$41,411 per car")."""
         out = []
@@ -891,7 +908,7 @@ class Deriver:
             ):
                 continue
             fa = fit(claim, binding, a)
-            if fa is None:
+            if fa is None or (fa.entity == "row" and not self._last_named(claim, a)):
                 continue
             for b in self._rows[(a.labels, a.scope)]:
                 if (

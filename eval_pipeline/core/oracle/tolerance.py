@@ -73,14 +73,18 @@ def within(
 
 def share_holds(claim: Claim, share: float, rule: ToleranceRule = DEFAULT_RULE) -> bool:
     """A share written "one in N" holds when 1 / share rounds to N; "X out of Y" when Y × share
-    rounds to X (a hedge widens the rounding as for any number)."""
+    rounds to X. A hedge widens neither: the rounding is already the approximation, so
+    "roughly one in 7" for 6.45 is one in 6 stated wrong."""
     assert claim.per is not None and claim.value is not None
     if claim.value == 1:
         if share <= 0:
             return False
-        written = claim.model_copy(update={"value": claim.per, "precision": 0.5, "place": 1.0})
+        written = claim.model_copy(
+            update={"value": claim.per, "precision": 0.5, "place": 1.0, "hedged": False}
+        )
         if claim.bound is not None:  # "more than one in 3": a larger share, a smaller N
             flipped = {"at_least": "at_most", "at_most": "at_least"}[claim.bound]
             written = written.model_copy(update={"bound": flipped})
         return within(written, claim.per, 1 / share, rule=rule)
-    return within(claim, claim.value, share * claim.per, rule=rule)
+    exact = claim.model_copy(update={"hedged": False})
+    return within(exact, claim.value, share * claim.per, rule=rule)

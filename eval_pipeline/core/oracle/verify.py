@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from eval_pipeline.core.claims.extract import POLAR_WORDS
-from eval_pipeline.core.claims.layout import plain, search_before
+from eval_pipeline.core.claims.layout import plain, search_before, starting_within
 from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceValue, Unit, Verdict
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
 from eval_pipeline.core.oracle.candidates import (
@@ -101,6 +101,10 @@ _OF_AFTER = re.compile(r"\s+(?i:of|out\s+of)\s+(?:[\w'’&.-]+\s+){0,3}?")
 """Between a share and the whole after it: "42% of the hotel's $2.32M"."""
 _OF_START = re.compile(r"\s*(?i:of|out\s+of)\s+(?:the\s+|all\s+|our\s+)?")
 """A sentence opening on its whole: "Of the 802 claims opened in 2025, …"."""
+_PART_AFTER = re.compile(
+    r"\s*(?:,|\(|\s[—–-])\s*(?i:or|i\.e\.,?|that\s+is,?|just|only)\s+|\s*\(\s*"
+)
+"""Between a share and the count of its part: "0.26%, just 1 review", "5.4% (21 reviews)"."""
 _THAN = re.compile(r"(?:\s+[a-z][\w-]*){0,2}?\s+(?i:than)\s+")
 """From a comparison's number to the words of what it is compared with: "40 more than …"."""
 _WHOLE_ORGANISATION = re.compile(
@@ -386,6 +390,7 @@ class _Verifier:
         }
         """Claim id → (table, column) of the table cell it is written in."""
         self._ordered = sorted(claims, key=lambda c: c.span)
+        self._starts = [c.span[0] for c in self._ordered]
         self._truths: dict[str, tuple[float, Unit | None, tuple[Fact, ...]]] = {}
         """Claim id → the true value of what it states (unit, facts), once decided."""
         self._checked: set[str] = set()
@@ -420,6 +425,13 @@ class _Verifier:
             named = [f for f in changes if is_change(f.fact)]
             if len(named) == 1 and named[0].entity in ("named", "unnamed"):
                 return _contradicted(claim, [named[0].fact], _describe(named[0]))
+        part = self._part_of_share(claim, binding)
+        if part is not None:
+            if check.derived(part):
+                return _supported(claim, part.facts, part.describe())
+            return _unverifiable(
+                claim, f"the count of a share's part, not {part.describe()}", self.usable
+            )
         signed = written_signed(claim)
         levels = self.facts if signed else self.levels
         direct = fits(claim, binding, levels, unit) if claim.kind != "comparison" else []
@@ -429,6 +441,14 @@ class _Verifier:
                 return self._kept(
                     claim, found.fact, _supported(claim, [found.fact], _describe(found))
                 )
+        stated = self._stated_share(claim, binding)  # before any share found by chance
+        if stated is not None:
+            if check.derived(stated):
+                return _supported(claim, stated.facts, stated.describe())
+            other = self._value_of_another(claim, binding, check, stated.facts)
+            if other is not None:
+                return _unverifiable(claim, other, self.usable)
+            return _contradicted(claim, stated.facts, stated.describe())
         derived = self._of_its_column_series(claim, self.deriver.candidates(claim, binding, unit))
         for candidate in derived:
             if check.derived(candidate) and (
@@ -438,17 +458,13 @@ class _Verifier:
                 return self._kept(claim, candidate, verdict)
         rows = _named_series([f for f in direct if f.entity == "row"])
         row_matches = [f for f in rows if check.level(f.fact)]
-        if len(row_matches) == 1 and len({f.fact.series for f in rows}) == 1:
+        if (
+            len(row_matches) == 1
+            and len({f.fact.series for f in rows}) == 1
+            and not (len(rows) > 1 and self._stated_before(claim, binding, row_matches[0].fact))
+        ):
             verdict = _supported(claim, [row_matches[0].fact], _describe(row_matches[0]))
             return self._kept(claim, row_matches[0].fact, verdict)
-        stated = self._stated_share(claim, binding)
-        if stated is not None:
-            if check.derived(stated):
-                return _supported(claim, stated.facts, stated.describe())
-            other = self._value_of_another(claim, binding, check, stated.facts)
-            if other is not None:
-                return _unverifiable(claim, other, self.usable)
-            return _contradicted(claim, stated.facts, stated.describe())
         why = self._not_its_level(claim, binding)
         target = None
         if signed and claim.kind != "comparison":  # "Pacific −129 hours": a gap, not a level
@@ -549,8 +565,7 @@ class _Verifier:
         (a part stated wrong still has its true share), and the claim's words pin it."""
         if claim.kind != "numeric" or (claim.per is None and family(claim.unit) != "rate"):
             return None
-        text, (start, end) = self.ctx.answer, binding.sentence
-        around = [c for c in self._ordered if start <= c.span[0] < end and c.value is not None]
+        text, around = self.ctx.answer, self._sentence_claims(binding)
         i = around.index(claim) if claim in around else -1
         if i < 1 or not _RESTATED.fullmatch(text, around[i - 1].span[1], claim.span[0]):
             return None
@@ -561,7 +576,9 @@ class _Verifier:
             text, claim.span[1], around[i + 1].span[0]
         ):
             whole = around[i + 1]
-        elif around[0] is not part and _OF_START.fullmatch(text, start, around[0].span[0]):
+        elif around[0] is not part and _OF_START.fullmatch(
+            text, binding.sentence[0], around[0].span[0]
+        ):
             whole = around[0]
         if whole is None:
             return None
@@ -571,6 +588,52 @@ class _Verifier:
         return Derived(
             a[0] / b[0], "fraction", (*a[2], *b[2]), "share (stated part and whole)", True
         )
+
+    def _stated_before(self, claim: Claim, binding: Binding, fact: Fact) -> bool:
+        """Has an earlier claim of its sentence stated this row's value with the same number? A
+        sentence lists each row once, so the same number again beside rows named in other words
+        ("10:00–11:00 with 84, and 17:00–18:00 with 84 as well") is another row's; the row
+        restated in another unit ("780 hours, or 32.5 days") is still this one."""
+        if binding.in_table:
+            return False  # a table row's cells are one row's, whatever they repeat
+        return any(
+            self._truths[c.id][2] == (fact,)
+            for c in self._sentence_claims(binding)
+            if c.span[0] < claim.span[0]
+            and c.id in self._truths
+            and (c.value, c.unit) == (claim.value, claim.unit)
+        )
+
+    def _sentence_claims(self, binding: Binding) -> list[Claim]:
+        """The claims with a value written in the claim's sentence, in order (found by bisection:
+        an answer may hold thousands)."""
+        found = starting_within(self._starts, *binding.sentence)
+        return [c for c in self._ordered[found.start : found.stop] if c.value is not None]
+
+    def _part_of_share(self, claim: Claim, binding: Binding) -> Derived | None:
+        """A count written right after a share of its row ("0.26%, just 1 review") counts the
+        share's part: the row's true rate times the row's count, never the row's count."""
+        if claim.kind != "numeric" or claim.per is not None or family(claim.unit) == "rate":
+            return None
+        text, around = self.ctx.answer, self._sentence_claims(binding)
+        i = around.index(claim) if claim in around else -1
+        if i < 1 or not _PART_AFTER.fullmatch(text, around[i - 1].span[1], claim.span[0]):
+            return None
+        share = around[i - 1]
+        truth = self._truths.get(share.id)
+        if share.unit not in ("percent", "fraction") or truth is None or len(truth[2]) != 1:
+            return None
+        rate = truth[2][0]
+        counts = [
+            f
+            for f in self.facts
+            if f.source is rate.source and f.position == rate.position and f.unit == "count"
+        ]
+        if rate.unit not in ("percent", "fraction") or len(counts) != 1:
+            return None
+        fraction = rate.value / 100 if rate.unit == "percent" else rate.value
+        value = fraction * counts[0].value
+        return Derived(value, "count", (rate, counts[0]), "part (rate × count)", True)
 
     def _value_of_another(
         self, claim: Claim, binding: Binding, check: _Check, accused: Sequence[Fact]

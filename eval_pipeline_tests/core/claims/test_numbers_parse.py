@@ -107,6 +107,9 @@ def test_parse(
         ("no more than 3", "at_most", 3.0),
         ("up to 12 days", "at_most", 12.0),
         ("just under 40%", "at_most", 40.0),
+        # after a verb of movement "up to" states the new level, not a ceiling
+        ("it edged up to 17.9 minutes", None, 17.9),
+        ("the backlog crept back up to 84", None, 84.0),
         ("42", None, 42.0),
     ],
 )

@@ -279,7 +279,103 @@ DEPOT_YEARS = ref(
     sql="SELECT depot, SUM(a) AS parcels_2024, SUM(b) AS parcels_2025 FROM p GROUP BY 1",
 )
 
+FAILED_OF_200 = [ref(31, "count", name="failed_items"), ref(200, "count", name="items")]
+FAILED_OF_1000 = [ref(131, "count", name="failed_items"), ref(1000, "count", name="items")]
+LOW_RATINGS = ref(
+    {
+        "columns": ["hotel_name", "reviews", "low_rating_pct"],
+        "rows": [["Old Quarter House", 391, 0.2557544757], ["Parkside Inn", 605, 5.23138833]],
+    },
+    sql="SELECT hotel_name, COUNT(*) AS reviews, AVG(low) AS low_rating_pct FROM r GROUP BY 1",
+    column_units={"reviews": "count", "low_rating_pct": "percent"},
+)
+ROOMS = ref(
+    {
+        "columns": ["venue_name", "seats", "table_count"],
+        "rows": [["Pier Grill", 140, 30], ["Copper Pot", 120, 28], ["Studio Sushi", 70, 18]],
+    },
+    sql="SELECT venue_name, seats, table_count FROM venues",
+)
+BY_HOLDER = ref(
+    {
+        "columns": ["holder_type", "claims", "denied", "high_severity"],
+        "rows": [["commercial", 192, 12, 39], ["personal", 610, 46, 122]],
+    },
+    sql="SELECT holder_type, COUNT(*) AS claims, SUM(d) AS denied, SUM(h) AS high_severity "
+    "FROM c GROUP BY 1",
+)
+NEW_ACCOUNTS = ref({"APAC": 23, "EMEA": 39, "LATAM": 15}, "count", name="new_accounts")
+BY_HOUR = ref(
+    {"columns": ["hour_of_day", "claims"], "rows": [[9, 142], [10, 84], [17, 83]]},
+    sql="SELECT hour_of_day, COUNT(*) AS claims FROM c GROUP BY 1",
+)
+
 ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
+    # a hedge does not widen "one in N" or "X out of Y": the rounding is the approximation
+    ("hedged one in N", "", "Roughly one in 7 items failed.", FAILED_OF_200, [C]),
+    ("hedged one in N", "", "Roughly one in 6 items failed.", FAILED_OF_200, [S]),
+    ("hedged X out of Y", "", "About 12 out of 100 items failed.", FAILED_OF_1000, [C]),
+    ("hedged X out of Y", "", "About 13 out of 100 items failed.", FAILED_OF_1000, [S]),
+    # a count right after a share counts the share's part, never the row's whole
+    (
+        "part of a share",
+        "",
+        "- Parkside Inn: 5.2%\n- Old Quarter House: 0.26%, just 1 review",
+        [LOW_RATINGS],
+        [S, S, S],
+    ),
+    (
+        "part of a share",
+        "",
+        "- Parkside Inn: 5.2%\n- Old Quarter House: 0.26%, just 3 reviews",
+        [LOW_RATINGS],
+        [S, S, U],
+    ),
+    # a ratio per item of one row is read only for the row the answer last named
+    (
+        "per item of an unnamed row",
+        "",
+        "Pier Grill has 140 seats and 30 tables, Copper Pot 120 seats and 28 tables, Studio "
+        "Sushi 70 seats and 18 tables. That's about 4.8 seats per table on average.",
+        [ROOMS],
+        [S, S, S, S, S, S, U],
+    ),
+    (
+        "per item of an unnamed row",
+        "",
+        "Copper Pot has 120 seats. It averages about 4.3 seats per table.",
+        [ROOMS],
+        [S, S],
+    ),
+    # a share restating the part and whole its sentence states is theirs, not another
+    # share of the row that happens to match (denied over high-severity: 30.8%)
+    (
+        "share of a stated part and whole",
+        "",
+        "Commercial policyholders filed 195 of the 802 claims, roughly 3 out of 10.",
+        [BY_HOLDER],
+        [C, S, C],
+    ),
+    (
+        "share of a stated part and whole",
+        "",
+        "Commercial policyholders filed 192 of the 802 claims, roughly 2 out of 10.",
+        [BY_HOLDER],
+        [S, S, S],
+    ),
+    # a past verb of change before a number states the subject's own movement, no gap to the
+    # other row the sentence names
+    ("own change", "", "APAC lost 8 accounts, against LATAM's 15.", [NEW_ACCOUNTS], [U, S]),
+    ("own change", "", "APAC signed 8 more than LATAM.", [NEW_ACCOUNTS], [S]),
+    # the same number twice in one sentence, beside rows it names in other words, is two rows
+    (
+        "repeated number",
+        "",
+        "Claims peak at 09:00–10:00 with 142, then 10:00–11:00 with 84, and 17:00–18:00 with "
+        "84 as well.",
+        [BY_HOUR],
+        [S, S, U],
+    ),
     # a bare decimal is a fraction only by guess: against a percent it may be the percent's own
     # number written without its sign (a unit declared for a whole mapping fits some keys only)
     (
