@@ -324,13 +324,10 @@ def _judged_dimensions(
     }
 
 
-def prefetch_embeddings(
-    payload: ChatPayload, embedder: SentenceEmbedder | None = None
-) -> ChatPayload:
+def prefetch_embeddings(payload: ChatPayload, embedder: SentenceEmbedder | None = None) -> None:
     """Queue the texts the judged dimensions will encode while other answers still stream in."""
     if payload.status == "ok":
         (embedder or default_embedder()).prefetch([payload.question, payload.answer])
-    return payload
 
 
 def prefetch_schema(bkg: BKG, embedder: SentenceEmbedder | None = None) -> None:
