@@ -91,7 +91,8 @@ def test_a_streamed_answer_with_tool_calls_fills_the_payload(server: ScriptedOpe
     assert payload.transport == "openai_chat" and payload.chunk_count == 3
     assert payload.ttft_s is not None and payload.latency_s is not None
     assert 0.05 <= payload.ttft_s < payload.latency_s
-    assert payload.max_chunk_gap_s is not None and payload.max_chunk_gap_s >= 0.02
+    # the server waits 0.02 s between chunks; what arrives may be a few ms closer together
+    assert payload.max_chunk_gap_s is not None and payload.max_chunk_gap_s >= 0.01
     assert payload.tokens_per_s is not None and payload.tokens_per_s > 0
     (sent,) = server.requests
     assert sent.auth == "bearer" and sent.headers["x-tenant"] == "acme"
