@@ -402,6 +402,12 @@ _BASE_BEFORE = re.compile(
 )
 
 
+def written_as_base(text: str, start: int, earliest: int = 0) -> bool:
+    """Is what starts at ``start`` written as what a change is measured against ("vs 2024",
+    "compared with Q1", "over the prior year")? Only the words since ``earliest`` count."""
+    return bool(_BASE_BEFORE.search(text, max(earliest, start - 20), start))
+
+
 def _lead_in_periods(
     claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerContext
 ) -> None:
@@ -420,8 +426,7 @@ def _lead_in_periods(
         named = {
             m.period
             for m in ctx.periods_in(*lead)
-            if m.period.grain != "other"
-            and not _BASE_BEFORE.search(ctx.answer, max(lead[0], m.start - 20), m.start)
+            if m.period.grain != "other" and not written_as_base(ctx.answer, m.start, lead[0])
         }
         if len(named) == 1:
             binding.periods = list(named)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from eval_pipeline.core.claims.layout import Row, Table
 from eval_pipeline.core.claims.numbers import WORD_VALUES
 from eval_pipeline.core.models import Claim, Unit
-from eval_pipeline.core.oracle.binding import AnswerContext, Binding
+from eval_pipeline.core.oracle.binding import AnswerContext, Binding, written_as_base
 from eval_pipeline.core.oracle.candidates import bare_decimal, comparable, fit
 from eval_pipeline.core.oracle.facts import Fact, by_series, fmt_value, metric_words, tokens
 from eval_pipeline.core.oracle.facts import key as label_key
@@ -156,8 +156,6 @@ def _entity_scope(fact: Fact) -> frozenset[str]:
 
 _ADDED = re.compile(r"\b([\w-]+)\s+(?i:and|plus|&|\+)\s+([\w-]+)\s+(?i:together|combined)\b")
 """Two quantities added up by name: "High and Severe together", "late plus lost combined"."""
-_BASE_BEFORE = re.compile(r"\b(?i:vs\.?|versus|against|compared\s+(?:with|to)|than|from|since)\s+$")
-"""Words before what a change is measured against: "vs 2024", "compared with Q1"."""
 _OVERALL_AFTER = re.compile(
     r"(?:\s+(?i:than|the|vs\.?|against|of|for))*\s+(?i:network|chain|company|group|overall|all)\b"
 )
@@ -580,9 +578,7 @@ class Deriver:
         "compared with Q1")? The change is then another period's, not this one's."""
         text = self.ctx.answer
         mentions = [m for m in self.ctx.periods_in(*binding.sentence) if m.period == period]
-        return bool(mentions) and all(
-            _BASE_BEFORE.search(text, max(0, m.start - 20), m.start) for m in mentions
-        )
+        return bool(mentions) and all(written_as_base(text, m.start) for m in mentions)
 
     def _first_anchors(self, facts: Iterable[Fact], start: int, end: int) -> dict[int, int]:
         """Where each fact stated in the answer between ``start`` and ``end`` is first stated
