@@ -25,6 +25,7 @@ from typing import TypeVar
 
 T = TypeVar("T")
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+JOIN_WAKE_S = 0.1
 
 
 def child_processes() -> list[int]:
@@ -75,7 +76,10 @@ def stoppable(work: Callable[[], T]) -> T:
     try:
         worker = threading.Thread(target=run, name="evaluation", daemon=True)
         worker.start()
-        worker.join()
+        while worker.is_alive():
+            # not one long join: the kernel may hand the signal to any thread, and Python runs
+            # the handler only when the main thread next runs Python code
+            worker.join(JOIN_WAKE_S)
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)

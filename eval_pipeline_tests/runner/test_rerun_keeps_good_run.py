@@ -281,7 +281,8 @@ def test_a_run_stopped_by_sigterm_is_an_interrupted_attempt_and_the_good_run_sta
     )
     ledger = RunLedger(good_env.settings.results_store_url)
     try:
-        wait_for(lambda: ledger.lock_holder("killed") is not None, other)
+        # the attempt, not just the lock: a signal between the two stops a run that never began
+        wait_for(lambda: [a.status for a in ledger.attempts(["killed"])][-1] == "running", other)
     finally:
         other.send_signal(signal.SIGTERM)
         _, err = other.communicate(timeout=60)
