@@ -653,7 +653,7 @@ def extract_claims(
     *below*"), so spans and texts are the answer's own."""
     text, question = plain(answer), plain(question)
     layout = Layout(text)
-    rankings, sizes = ranking_claims(text)
+    rankings, sizes = ranking_claims(text, layout)
     mentioned = _numbers_mentioned(text, [*masked_spans, *sizes], question=question, layout=layout)
     numeric = _numeric_claims(text, mentioned)
     ordered = sorted([*numeric, *rankings], key=lambda c: c.span)

@@ -215,6 +215,8 @@ class ListItem:
     end: int
     marker: tuple[int, int] | None
     """The span of a numbered marker ("1."), which is never a claim."""
+    body: int
+    """Where the item's own words start, after its bullet or marker."""
 
 
 def list_items(text: str) -> list[ListItem]:
@@ -226,7 +228,7 @@ def list_items(text: str) -> list[ListItem]:
         marker = m.span("number") if m.group("number") else None
         if marker is not None:
             marker = (marker[0], marker[1] + 1)
-        items.append(ListItem(m.start(), end, marker))
+        items.append(ListItem(m.start(), end, marker, m.end()))
     return items
 
 

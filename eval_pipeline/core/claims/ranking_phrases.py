@@ -1,7 +1,8 @@
 """Ranking statements written without a number: "West has the most sites", "East ranks second",
 "June was the quietest month", "Walk-ins converted best", "Fastest: Prairie Motor Co", "and
 April the quietest", "peaked in August", "Ford edged out Toyota for the top spot" (Ford's claim),
-and appositions ("Eastside, the smallest,"), whose entity the verifier finds in their clause.
+and appositions ("Eastside, the smallest,"), whose entity the verifier finds in their clause;
+and the items of a list its lead-in ranks ("Top three by revenue:" then "1. West: $4.1M").
 
 Each becomes a ranking claim: the entity, its rank counted from the end of the ordering the
 superlative names (``highest`` or ``lowest``), and the words of the statement, from which the
@@ -14,12 +15,12 @@ from __future__ import annotations
 import bisect
 import re
 
-from eval_pipeline.core.claims.layout import Covered
+from eval_pipeline.core.claims.layout import Covered, Layout, ListItem
 from eval_pipeline.core.claims.numbers import MONTHS, parse_word_number
 from eval_pipeline.core.models import Claim
 
 _WORD = r"[A-Z](?:[\w&'’-]|\.(?=\w))*"  # a full stop ends the name: "MRR. Logistics"
-ENTITY = rf"(?:Dr\.\s+)?{_WORD}(?:\s+(?:{_WORD}|\d+|of|de|la)(?=\W))*"
+ENTITY = rf"(?:Dr\.\s+)?{_WORD}(?:\s+(?:{_WORD}|\d+|of|de|la|&(?=\s+[A-Z]))(?=\W))*"
 _NOT_ENTITIES = frozenset(
     (
         *("the", "it", "its", "this", "that", "these", "those", "overall", "in", "our", "we"),
@@ -63,7 +64,8 @@ _METRIC = (
     r"(?P<metric>[^.;:!?,|\d$€£(—–]*?)"
     r"(?=\s*(?:[.;:!?,|\d$€£(—–]|\b(?:at|with|in|on|of|for|and|but|while|than)\b|$))"
 )
-_COUNT = r"(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)"
+_SIZE = r"\d+|two|three|four|five|six|seven|eight|nine|ten"
+_COUNT = rf"(?P<n>{_SIZE})"
 _LIST = rf"(?P<list>{ENTITY}(?:\s*,\s*{ENTITY})*(?:,?\s+and\s+{ENTITY}))"
 _VERBS = (
     r"has|had|have|shows?|showed|records?|recorded|posts?|posted|reports?|reported|is|was|are|"
@@ -84,11 +86,17 @@ _PASSED = (
 )
 _WHEN = rf"(?:the\s+)?(?:week\s+(?:of|starting|beginning)\s+)?(?:\d{{1,2}}\s+)?{ENTITY}"
 """A period after "peaked in": "August", "the week of 17 November"."""
+_SUBJECT = (
+    r"(?:[Tt]he\s+(?:first|second|third|fourth)\s+quarter"
+    rf"|(?:[Tt]he\s+week\s+(?:of|starting|beginning)\s+(?:\d{{1,2}}\s+)?)?{ENTITY})"
+)
+"""What a ranking is about: a name, a week named by its first day ("The week of 3 March"), or
+a quarter by its ordinal ("The third quarter")."""
 RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p, re.MULTILINE)
     for p in (
         # "X edged out Y for the top spot": X holds the place, Y is only the one passed
-        rf"\b(?P<entity>{ENTITY})(?:\s+(?:only|just|narrowly)){{0,2}}\s+(?:{_PASSED})\s+"
+        rf"\b(?P<entity>{_SUBJECT})(?:\s+(?:only|just|narrowly)){{0,2}}\s+(?:{_PASSED})\s+"
         rf"{ENTITY}\s+(?:to|for)\s+(?:the\s+)?(?:(?P<ord>{_ORD})|top|first|(?P<last>last))"
         r"\s+(?:spot|place|position|slot|rank)\b",
         # "peaked in August", "bottoming out in the week of 19 January": the claim is the verb
@@ -109,30 +117,34 @@ RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         rf"\b(?:[Tt]he|[Ii]ts|[Tt]heir|[Oo]ur|[\w&.-]+['’]s)\s+(?:(?P<ord>{_ORD})[\s-]+)?"
         rf"(?P<end>{SUPERLATIVE})\b(?P<metric>[^.;:!?,]*?)\s+(?:is|was)\s+(?:in|at|for|from)?\s*"
         rf"(?P<entity>{_WHEN})",
-        rf"\b(?P<entity>{ENTITY}){_GAP}\s+(?:{_VERBS})\s+(?:by\s+far\s+)?{_OWNER}\s+"
+        rf"\b(?P<entity>{_SUBJECT}){_GAP}\s+(?:{_VERBS})\s+(?:by\s+far\s+)?{_OWNER}\s+"
         rf"(?:(?P<ord>{_ORD})[\s-]+)?(?P<end>{SUPERLATIVE})\b{_METRIC}",
-        rf"\b(?P<entity>{ENTITY}){_GAP}\s+(?:{_VERBS})\s+(?:the\s+)?(?:(?P<ord>{_ORD})[\s-]+)?"
+        rf"\b(?P<entity>{_SUBJECT}){_GAP}\s+(?:{_VERBS})\s+(?:the\s+)?(?:(?P<ord>{_ORD})[\s-]+)?"
         rf"(?P<end>{SUPERLATIVE})\b(?!\s+(?:of|in)\s+(?:the|all|any)\b){_METRIC}",
-        rf"\b(?P<entity>{ENTITY}){_GAP}\s+(?:ranks?|ranked|is\s+ranked|comes?|came|places?|"
+        # "; chat had the most ratings": a label written in lower case, as the data writes it,
+        # is the subject only of a clause of its own
+        rf"(?:[;:]|\b(?:and|but|while|whereas))\s+(?P<entity>[a-z][\w-]*)\s+(?:{_VERBS})\s+"
+        rf"(?:the\s+)?(?P<end>{SUPERLATIVE})\b(?!\s+(?:of|in)\s+(?:the|all|any)\b){_METRIC}",
+        rf"\b(?P<entity>{_SUBJECT}){_GAP}\s+(?:ranks?|ranked|is\s+ranked|comes?|came|places?|"
         r"placed|finishe[sd]|finish|sits?|sat|stands?|stood|is|was|were|are)\s+"
         r"(?:in\s+|an?\s+(?:close|distant|clear|strong)\s+)?"
         rf"(?:(?P<ord>{_ORD})(?P<to_last>[\s-]+to[\s-]+last)?|(?P<last>last)|#(?P<hash>[1-9]\d?))"
         r"(?:\s+place)?"
         rf"(?:[\s-]+(?P<end>{HIGH}|{LOW}))?\b{_METRIC}",
-        rf"\b(?P<entity>{ENTITY})(?:\s+(?:also|again|clearly|comfortably|easily|narrowly))?"
+        rf"\b(?P<entity>{_SUBJECT})(?:\s+(?:also|again|clearly|comfortably|easily|narrowly))?"
         r"\s+(?P<lead>leads|led|tops|topped|heads|headed|"
         r"is\s+(?:at\s+the\s+)?top|is\s+at\s+the\s+bottom|comes\s+last|came\s+last)\b"
         rf"(?!\s+(?!{MONTHS}\s|(?:Q[1-4]|H[12]|FY\d*)\b)[A-Z]|\s+by\b){_METRIC}",
-        rf"\b(?P<entity>{ENTITY})\s+(?P<action>{_ACTION})\s+(?:{_OWNER}\s+)?(?P<end>{SUPERLATIVE})\b"
+        rf"\b(?P<entity>{_SUBJECT})\s+(?P<action>{_ACTION})\s+(?:{_OWNER}\s+)?(?P<end>{SUPERLATIVE})\b"
         rf"{_METRIC}",
-        rf"\b(?P<entity>{ENTITY})(?:\s+(?!(?:and|or|but|while|with|at|in|on|of)\b)[a-z][\w-]*"
+        rf"\b(?P<entity>{_SUBJECT})(?:\s+(?!(?:and|or|but|while|with|at|in|on|of)\b)[a-z][\w-]*"
         rf"(?:\s+(?:in|out|up))?){{1,3}}\s+{_OWNER}\s+(?:(?P<ord>{_ORD})[\s-]+)?"
         rf"(?P<end>{SUPERLATIVE})\b{_METRIC}",
         rf"\b(?:with|and|then|while)\s+(?P<entity>{ENTITY})\s+(?P<ord>{_ORD})\b"
         r"(?!\s+(?:quarter|half|week|month|year))(?P<metric>)",
         rf"^[ \t]*(?:[-*•][ \t]+)?(?P<end>(?i:{SUPERLATIVE}))[ \t]*"
         rf"(?P<metric>[^:\n]{{0,30}}?):[ \t]*(?P<entity>{ENTITY})",
-        rf"\b(?P<entity>{ENTITY})\s+(?:is|was|were|are|comes|came)\s+(?P<next>next)\b{_METRIC}",
+        rf"\b(?P<entity>{_SUBJECT})\s+(?:is|was|were|are|comes|came)\s+(?P<next>next)\b{_METRIC}",
         rf"\b(?:followed\s+by)\s+(?P<entity>{ENTITY})(?P<follow>)",
         # "the fastest (LATAM)": the entity in the bracket after the superlative
         rf"\b[Tt]he[ \t]+(?:(?P<ord>{_ORD})[ \t-]+)?(?P<end>{SUPERLATIVE})\b"
@@ -148,10 +160,7 @@ RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     )
 )
 _NEGATION = re.compile(r"\b(?i:not|never|no\s+longer)\b|n['’]t\b")
-_RELATIVE = re.compile(
-    r"\s+(?i:of|among)\s+(?:the|these|those|all)\s+(?P<n>\d+|two|three|four|five|six|seven|"
-    r"eight|nine|ten)\b"
-)
+_RELATIVE = re.compile(rf"\s+(?i:of|among)\s+(?:the|these|those|all)\s+{_COUNT}\b")
 
 
 def entity_name(text: str) -> str | None:
@@ -239,13 +248,79 @@ def _joined_entity(text: str, last: Claim | None, start: int) -> str | None:
     return last.entity
 
 
-def ranking_claims(text: str) -> tuple[list[Claim], list[tuple[int, int]]]:
+_RANKED_LEAD = re.compile(
+    rf"[ \t]*(?:(?i:the|our)[ \t]+)?(?:(?P<n>(?i:{_SIZE}))[ \t]+)?(?P<end>(?i:{SUPERLATIVE}))\b"
+    rf"(?!-|[ \t]+(?i:of|recent)\b)(?:[ \t]+(?P<after>(?i:{_SIZE}))\b)?[^\n:]*:[ \t]*"
+)
+"""A line that introduces a ranked list: "Top three by revenue:", "The 3 busiest sites:",
+"Slowest issue types in 2024:" (not "Most of the growth came from:", "Top-line figures:",
+"Most recent orders:")."""
+_SUPERLATIVE_WORD = re.compile(rf"\b(?i:{SUPERLATIVE})\b")
+_ITEM_HEAD = re.compile(rf"(?P<entity>{ENTITY})[ \t]*(?::|[—–-][ \t]|\(|$)", re.MULTILINE)
+
+
+def _ranked_lead(text: str, layout: Layout, item: ListItem) -> re.Match[str] | None:
+    """The lead-in of the list holding ``item`` when it ranks the list by one superlative."""
+    lead = layout.lead_in(item.start)
+    if lead is None:
+        return None
+    found = _RANKED_LEAD.fullmatch(text, *lead)
+    if found is None or len(_SUPERLATIVE_WORD.findall(text, *lead)) != 1:
+        return None
+    return found
+
+
+def ranked_list_lead(text: str, layout: Layout, position: int) -> tuple[int, int] | None:
+    """The lead-in line ("Top three by revenue:") of the ranked list whose item names its entity
+    at ``position``: it, not the item, names the metric the item is ranked by."""
+    item = layout.item_of(position)
+    if item is None or item.body != position or not _ITEM_HEAD.match(text, position):
+        return None
+    lead = _ranked_lead(text, layout, item)
+    return lead.span() if lead else None
+
+
+def _listed_rankings(text: str, layout: Layout) -> tuple[list[Claim], list[tuple[int, int]]]:
+    """The items of a list under a ranking lead-in, each named at its head ("1. Kestrel Yard:
+    410"): a numbered item ranks where its position says, a bulleted one within the size the
+    lead-in gives ("The 3 busiest:"), or first when it is the first and no size is given; and
+    the spans of those sizes, which are no claims."""
+    claims: list[Claim] = []
+    sizes: list[tuple[int, int]] = []
+    position: dict[tuple[int, int], int] = {}
+    for item in layout.items:
+        lead = _ranked_lead(text, layout, item)
+        if lead is None:
+            continue
+        head = _ITEM_HEAD.match(text, item.body)
+        rank = position[lead.span()] = position.get(lead.span(), 0) + 1
+        size_group = "n" if lead.group("n") else "after" if lead.group("after") else None
+        if size_group and rank == 1:
+            sizes.append(lead.span(size_group))
+        name = entity_name(head.group("entity")) if head else None
+        if head is None or name is None or re.search(r"\d", name) or _SUPERLATIVE_WORD.search(name):
+            continue  # a code ("T-0042") the list only identifies, or a ranking ("Fastest: X")
+        direction = direction_of(lead.group("end"))
+        span = head.span("entity")
+        if item.marker is not None:
+            claims.append(_ranking(text, span, name, rank, direction, None))
+        elif size_group:
+            size = lead.group(size_group)
+            count = int(size) if size.isdigit() else parse_word_number(size) or 0
+            claims.append(_ranking(text, span, name, count, direction, "at_most"))
+        elif rank == 1:
+            claims.append(_ranking(text, span, name, 1, direction, None))
+    return claims, sizes
+
+
+def ranking_claims(
+    text: str, layout: Layout | None = None
+) -> tuple[list[Claim], list[tuple[int, int]]]:
     """Ranking statements: one claim per entity, rank counted from the stated end (a claim whose
     direction is None reads "best", "fastest"... and is resolved by the verifier); and the spans
     of list sizes ("the top three"), which qualify the statement rather than claim a figure."""
-    claims: list[Claim] = []
-    sizes: list[tuple[int, int]] = []
-    taken = Covered(len(text))
+    claims, sizes = _listed_rankings(text, layout or Layout(text))
+    taken = Covered(len(text), [c.span for c in claims])
     for pattern in RANKING_PATTERNS:
         preceding: _Preceding | None = None
         for m in pattern.finditer(text):

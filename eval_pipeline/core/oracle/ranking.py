@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from eval_pipeline.core.claims.layout import MAX_SENTENCE
-from eval_pipeline.core.claims.ranking_phrases import SUPERLATIVE
+from eval_pipeline.core.claims.ranking_phrases import SUPERLATIVE, ranked_list_lead
 from eval_pipeline.core.models import Claim, Evidence, Verdict
 from eval_pipeline.core.oracle.binding import AnswerContext
 from eval_pipeline.core.oracle.facts import (
@@ -293,10 +293,15 @@ def _direction(claim: Claim, series: Series, words: str) -> str | None:
 
 
 def verify_ranking(
-    claim: Claim, ctx: AnswerContext, facts: Sequence[Fact], unverifiable: Verdict
+    claim: Claim,
+    ctx: AnswerContext,
+    facts: Sequence[Fact],
+    unverifiable: Verdict,
+    figure: tuple[int, str | None] | None = None,
 ) -> Verdict:
     """A ranking claim's verdict: supported or contradicted only when one series and one
-    position in it are what the claim names."""
+    position in it are what the claim names; ``figure`` is the series of the figure written
+    beside it, which names the metric when its words do not."""
     text = claim.text
     start, end = claim.span
     mentions = ctx.labels_in(start, end)
@@ -332,8 +337,12 @@ def verify_ranking(
     stretch = re.sub(
         r"(?i)\b(?:per|each|a)\s+\w+(?:\s+\w+)?", " ", stretch
     )  # "labour per repair order"
-    if claim.bound == "at_most":  # a member of a listed top N: the whole statement names it
-        stretch = ctx.answer[slice(*ctx.layout.sentence_of(start))]
+    # an item of a ranked list ("1. Eastside: 42"): its lead-in is the statement, which names
+    # the metric, not the item's other figures
+    lead = ranked_list_lead(ctx.answer, ctx.layout, start)
+    statement = ctx.answer[slice(*(lead or ctx.layout.sentence_of(start)))]
+    if claim.bound == "at_most" or lead:  # a member of a listed top N: the statement names it
+        stretch = statement
     label_words = ctx.label_words
     words = set(_words(stretch))
     words -= set(tokens(named)) | set(tokens(claim.entity or "")) | label_words
@@ -343,6 +352,9 @@ def verify_ranking(
 
     top = max(score(s) for s in candidates)
     specific = metric_words(frozenset(words)) - _GENERIC_RANK_WORDS  # "and December the best"
+    figured = [s for s in candidates if s.facts[0].series == figure]
+    if top[0] == 0 and not specific and len(figured) == 1:  # "Retail ranks third at $67.0K"
+        candidates, top = figured, score(figured[0])
     counted = _words(clause) - _GENERIC_RANK_WORDS - label_words
     if counted and not any(s.meaning & counted for s in candidates):
         return _with(unverifiable, "the words before it name no metric the references rank")
@@ -350,8 +362,7 @@ def verify_ranking(
     # "January was the quietest month, with $6,312 of new MRR": the sentence names one of several
     # series (the only one holding the entity needs no naming)
     if top[0] == 0 and not specific and len(candidates) > 1:
-        sentence = ctx.answer[slice(*ctx.layout.sentence_of(start))]
-        rest = _words(sentence) - _GENERIC_RANK_WORDS - label_words
+        rest = _words(statement) - _GENERIC_RANK_WORDS - label_words
         best_words = max(len(s.meaning & rest) for s in candidates)
         named_by_sentence = [s for s in candidates if len(s.meaning & rest) == best_words]
         if best_words and len(named_by_sentence) == 1:
@@ -389,7 +400,7 @@ def verify_ranking(
         return _with(unverifiable, "its words name no metric the references rank")
     if words & _RATE_STEMS and series.kind != "rate" and not series.meaning & _RATE_STEMS:
         return _with(unverifiable, f"it ranks a rate, which {series.name} is not")
-    direction = _direction(claim, series, text)
+    direction = _direction(claim, series, statement if lead else text)
     if direction is None:
         return _with(unverifiable, "the ranking's direction depends on the metric")
     members = list(series.facts)
@@ -437,8 +448,10 @@ def _by_own_words(chosen: list[Series], words: Collection[str]) -> list[Series]:
 
 def _words(text: str) -> frozenset[str]:
     """The words of ``text`` without its figures ("$196.6K" gives "196" and "6k", "1.8x"
-    gives "8x"): a figure names no metric."""
-    return frozenset(w for w in tokens(text) if not _FIGURE.fullmatch(w))
+    gives "8x"): a figure names no metric. A word in mixed case is read whole too ("GrossMargin"
+    is also "grossmargin"), as a column names it."""
+    words = tokens(text) | tokens(text.lower())
+    return frozenset(w for w in words if not _FIGURE.fullmatch(w))
 
 
 def _one_of_its_kind(

@@ -9,6 +9,7 @@ accusing a right answer is worse than leaving a claim unchecked.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -1040,6 +1041,25 @@ def _inside_a_name(claim: Claim, ctx: AnswerContext) -> str:
     return ""
 
 
+_FIGURE_JOINT = re.compile(r"[ \t]*(?:[:(—–][ \t]*|(?:at|with)[ \t]+)")
+
+
+def _figure_of(
+    ranking: Claim,
+    claims: Sequence[Claim],
+    starts: Sequence[int],
+    answer: str,
+    stated: dict[str, tuple[int, str | None]],
+) -> tuple[int, str | None] | None:
+    """The series of the figure written right after a ranking ("ranks third at $67K", "came
+    second with 412") when the figure agrees with one series only: the metric it ranks.
+    ``starts`` are the (sorted) starts of ``claims``."""
+    i = bisect.bisect_left(starts, ranking.span[1])
+    if i == len(claims) or not _FIGURE_JOINT.fullmatch(answer, ranking.span[1], starts[i]):
+        return None
+    return stated.get(claims[i].id)
+
+
 def verify_claims(
     contract: ClaimContract,
     references: Sequence[ReferenceValue],
@@ -1065,6 +1085,7 @@ def verify_claims(
         if stated is not None:
             verifier.anchors.setdefault(id(stated), []).append(claim.span[0])
     verdicts = []
+    starts = [c.span[0] for c in claims]
     for claim in claims:
         name = _inside_a_name(claim, ctx)
         if name:
@@ -1076,7 +1097,8 @@ def verify_claims(
             verdicts.append(_unverifiable(claim, why, usable))
         elif claim.kind == "ranking":
             blank = _unverifiable(claim, "", usable)
-            verdicts.append(verify_ranking(claim, ctx, facts, blank))
+            figure = _figure_of(claim, claims, starts, ctx.answer, verifier.stated_series)
+            verdicts.append(verify_ranking(claim, ctx, facts, blank, figure))
         elif claim.value is None or claim.kind not in ("numeric", "comparison"):
             verdicts.append(_unverifiable(claim, "not a numeric claim", usable))
         else:

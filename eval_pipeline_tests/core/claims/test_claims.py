@@ -251,6 +251,10 @@ def test_a_year_is_a_claim_only_when_the_question_asks_for_one() -> None:
         ("Liability is a distant second.", "Liability", 2, "highest", None),
         ("West is #3 this year.", "West", 3, "highest", None),
         ("West leads March 2026 sales.", "West", 1, "highest", None),
+        ("Salt & Pepper Bistro has the most covers.", "Salt & Pepper Bistro", 1, "highest", None),
+        ("The week of 9 June had the fewest visits.", "week of 9 June", 1, "lowest", None),
+        ("The second quarter had the fewest sign-ups.", "second quarter", 1, "lowest", None),
+        ("Fees rose; courier had the most parcels.", "courier", 1, "highest", None),
         (
             "The network's busiest week was the week of 13 January.",
             "week of 13 January",
@@ -272,6 +276,61 @@ def test_ranking_statements_become_ranking_claims(
         bound,
     )
     assert answer[claim.span[0] : claim.span[1]] == claim.text
+
+
+def test_the_items_of_a_list_under_a_ranking_lead_in_are_ranked() -> None:
+    numbered = "Top two depots by parcels:\n\n1. **Kestrel Yard**: 410\n2. Orchard Gate — 388"
+    claims = extract_claims("T", "q", numbered).claims
+    assert [(c.text, c.kind, c.value, c.direction, c.bound) for c in claims] == [
+        ("Kestrel Yard", "ranking", 1, "highest", None),
+        ("410", "numeric", 410, None, None),
+        ("Orchard Gate", "ranking", 2, "highest", None),
+        ("388", "numeric", 388, None, None),
+    ]
+    bulleted = "The 3 quietest depots:\n- Orchard Gate: 88\n- Kestrel Yard: 90\n- Fen Row: 97"
+    rankings = [c for c in extract_claims("T", "q", bulleted).claims if c.kind == "ranking"]
+    assert {(c.entity, c.value, c.direction, c.bound) for c in rankings} == {
+        (name, 3, "lowest", "at_most") for name in ("Orchard Gate", "Kestrel Yard", "Fen Row")
+    }
+    assert "3" not in [c.text for c in extract_claims("T", "q", bulleted).claims]
+    first = "Slowest lanes this week:\n- Fen Row: 9.1 min\n- Kestrel Yard: 8.7 min"
+    rankings = [c for c in extract_claims("T", "q", first).claims if c.kind == "ranking"]
+    assert [(c.entity, c.value, c.direction) for c in rankings] == [("Fen Row", 1, None)]
+
+
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "Parcels by depot:",  # no superlative: a list, not a ranking
+        "Most of the growth came from:",
+        "Top-line figures for the year:",
+        "Most recent depots to open:",
+        "Highest and lowest depots:",  # two ends: the order is not one ranking
+        "The top two were close",  # no colon: the list is not what it introduces
+    ],
+)
+def test_a_list_is_ranked_only_under_one_superlative_that_introduces_it(lead: str) -> None:
+    answer = f"{lead}\n1. Kestrel Yard: 410\n2. Orchard Gate: 388"
+    assert not [c for c in extract_claims("T", "q", answer).claims if c.kind == "ranking"]
+
+
+def test_a_lower_case_word_is_a_ranked_entity_only_as_a_clause_subject() -> None:
+    answer = "Fees rose and courier volumes had the most growth. The courier had the most parcels."
+    assert not [c for c in extract_claims("T", "q", answer).claims if c.kind == "ranking"]
+
+
+def test_a_ranked_list_item_headed_by_a_code_is_no_ranking() -> None:
+    answer = "The oldest open jobs:\n1. J-2031-0007: 40 days\n2. J-2031-0019: 38 days"
+    assert not [c for c in extract_claims("T", "q", answer).claims if c.kind == "ranking"]
+
+
+def test_a_ranked_list_item_headed_by_a_superlative_keeps_its_own_ranking() -> None:
+    answer = "Top depots this quarter:\n- Fastest: Kestrel Yard.\n- Busiest: Orchard Gate."
+    claims = extract_claims("T", "q", answer).claims
+    assert [(c.entity, c.direction) for c in claims] == [
+        ("Kestrel Yard", None),
+        ("Orchard Gate", "highest"),
+    ]
 
 
 def test_a_superlative_joined_to_a_ranking_or_naming_its_entity_in_brackets() -> None:

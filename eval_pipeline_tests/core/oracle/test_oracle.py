@@ -619,6 +619,69 @@ def test_ranking_claims(answer: str, refs: list[ReferenceValue], expected: list[
     assert run(answer, refs) == expected
 
 
+def test_a_ranked_list_is_checked_by_the_metric_its_lead_in_names() -> None:
+    listed = "Top two regions by completion rate:\n\n1. West: 59.6%\n2. East: 51.2%"
+    assert run(listed, [TOP]) == [S, S, C, S]  # East is third
+    slowest = ref({"West": 4.2, "East": 6.8, "South": 5.1}, "hours", name="avg_fix_time")
+    assert run("Slowest regions to fix:\n- East: 6.8 hours\n- South", [slowest]) == [S, S]
+    # the lead-in names neither metric, though each item names both: no accusation
+    both = ref(
+        {"columns": ["region", "audits", "sites"], "rows": [["West", 10, 3], ["East", 5, 7]]},
+        "count",
+    )
+    unnamed = (
+        "Top two regions this year:\n\n1. East: 5 audits, 7 sites\n2. West: 10 audits, 3 sites"
+    )
+    assert run(unnamed, [both]) == [U, S, S, U, S, S]
+
+
+def test_a_metric_written_in_mixed_case_is_read_whole() -> None:
+    margins = ref(
+        {
+            "columns": ["region", "grossmargin", "sites"],
+            "rows": [["West", 31.5, 4], ["East", 28.0, 9]],
+        },
+        column_units={"grossmargin": "percent", "sites": "count"},
+    )
+    assert run("West has the highest GrossMargin.", [margins]) == [S]
+    assert run("East has the highest GrossMargin.", [margins]) == [C]
+
+
+def test_a_week_named_by_its_first_day_is_ranked_among_the_weeks() -> None:
+    weekly = ref(
+        {
+            "columns": ["week_start", "visits"],
+            "rows": [["2031-06-02", 120], ["2031-06-09", 95], ["2031-06-16", 131]],
+        },
+        column_units={"visits": "count"},
+        name="weekly_visits",
+    )
+    assert run("The week of 16 June 2031 had the most visits.", [weekly]) == [S]
+    assert run("The week of 9 June 2031 had the most visits.", [weekly]) == [C]
+
+
+def test_the_figure_beside_a_ranking_names_the_metric_it_ranks() -> None:
+    books = ref(
+        {
+            "columns": ["region", "accounts", "mrr"],
+            "rows": [["West", 12, 52_000.0], ["South", 4, 40_000.0], ["East", 9, 31_000.0]],
+        },
+        column_units={"accounts": "count", "mrr": "currency"},
+        name="region_book",
+    )
+    assert run("South ranks second at $40K.", [books]) == [S, S]
+    assert run("East came second with $31K.", [books]) == [C, S]
+    # a figure that agrees with no series names none: the ranking stays undecided
+    assert run("South ranks second at $45K.", [books])[0] == U
+
+
+def test_a_label_written_in_lower_case_is_ranked_in_its_own_clause() -> None:
+    channels = ref({"courier": 412, "post": 388, "locker": 95}, "count", name="parcels_by_channel")
+    assert run("Lockers are new; courier had the most parcels.", [channels]) == [S]
+    assert run("Lockers are new; post had the most parcels.", [channels]) == [C]
+    assert run("Lockers are new; van had the most parcels.", [channels]) == [U]
+
+
 def test_ranking_is_unverifiable_when_the_metric_is_ambiguous() -> None:
     both = ref(
         {"columns": ["region", "audits", "sites"], "rows": [["West", 10, 3], ["East", 5, 7]]},
