@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.binding import Binding
-from eval_pipeline.core.oracle.facts import Fact
+from eval_pipeline.core.oracle.facts import Fact, metric_words
 from eval_pipeline.core.oracle.units import family, measure_of, named_measure, scale
 
 
@@ -25,7 +25,8 @@ class Fit:
     entity: str
     """``named`` (its row or scope is named), ``unnamed`` (a figure no label applies to, and
     the claim names none), ``overall`` (a figure with no label beside a claim that names one),
-    or ``row`` (a row of a series the claim names no row of)."""
+    or ``row`` (a row of a series the claim names no row of, though it may name the scope of
+    the series' reference)."""
     pinned: bool
     """Its row is named, by entity or by period."""
     score: int
@@ -47,8 +48,10 @@ def scales(unit: Unit | None, fact: Fact) -> list[float]:
     of unknown unit up to 1 in absolute value may be a fraction."""
     if unit in ("percent", "points") and fact.unit is None and abs(fact.value) <= 1:
         return [0.01]  # a bare value up to 1 is a fraction: "0.92%" is not 92 %
-    if unit == "fraction" and fact.unit in (None, "number"):
+    if unit == "fraction" and fact.unit is None:
         return [1.0, 100.0]
+    if unit == "fraction" and fact.unit == "number":
+        return [1.0]  # "0.47 covers per labour hour": a number below 1, never a percent's
     factor = scale(unit, fact.unit)
     return [] if factor is None else [factor]
 
@@ -96,6 +99,8 @@ def known_scale(claim: Claim, fact: Fact, value: float | None = None) -> bool:
 
 
 _RATIO_NAME = re.compile(r"(?i)ratio|multiple|times|index|^x_|_x$")
+_PER_ITEM_NAME = re.compile(r"(?i)(?<![a-z])(?:per|avg|average|mean)(?![a-z])")
+"""Name words of an average count ("claims_per_adjuster"), which a whole number rounds."""
 
 
 def comparable(unit: Unit | None, fact: Fact) -> bool:
@@ -133,8 +138,11 @@ def fit(claim: Claim, binding: Binding, fact: Fact) -> Fit | None:
     if not consistent:
         return None
     named = binding.entities
+    inside = False
     if named & fact.labels or (not fact.labels and named & fact.scope):
         entity = "named"
+    elif named & fact.scope:
+        entity, inside = "row", True  # "Tower 2 got 84 reviews": a row of the named scope's
     elif named and (fact.labels or fact.scope):
         return None
     elif named:
@@ -145,7 +153,7 @@ def fit(claim: Claim, binding: Binding, fact: Fact) -> Fit | None:
         entity = "unnamed"
     own = fact.labels or fact.scope
     pinned = (entity == "named" and bool(named & own - fact.shared)) or period_pinned
-    if entity in ("row", "unnamed") and period_pinned:
+    if entity in ("row", "unnamed") and period_pinned and not inside:
         entity = "named"
     score = len(binding.meaning & fact.meaning) + len(binding.meaning & fact.own_meaning)
     exact = fact.unit is not None and (binding.unit or claim.unit) == fact.unit
@@ -153,11 +161,29 @@ def fit(claim: Claim, binding: Binding, fact: Fact) -> Fit | None:
     return Fit(fact, entity, pinned, score, exact, context, len(named & own))
 
 
+def _comparable_to(claim: Claim, binding: Binding, unit: Unit | None, fact: Fact) -> bool:
+    """Is the fact of the claim's unit, or of one its words allow: a bare decimal ("0.47") is
+    read as a fraction by guess only and may state a plain number (covers per labour hour); a
+    whole count may round an average count its words name ("roughly 69 claims each" beside
+    claims_per_adjuster = 68.57), never an average of something else ("2 agents")."""
+    if comparable(unit, fact):
+        return True
+    if unit == "fraction" and fact.unit == "number":
+        return bare_decimal(claim)
+    return (
+        unit == "count"
+        and fact.unit in (None, "number")
+        and bool(_PER_ITEM_NAME.search(fact.quantity_name))
+        and bool(binding.meaning & metric_words(fact.own_meaning))
+    )
+
+
 def fits(claim: Claim, binding: Binding, facts: Sequence[Fact], unit: Unit | None) -> list[Fit]:
     out = [
         found
         for fact in facts
-        if comparable(unit, fact) and (found := fit(claim, binding, fact)) is not None
+        if _comparable_to(claim, binding, unit, fact)
+        and (found := fit(claim, binding, fact)) is not None
     ]
     rows = [f for f in out if f.entity == "named" and f.fact.labels]
     most = max((f.matched for f in rows), default=0)

@@ -182,6 +182,16 @@ def _contenders(claim: Claim, unit: Unit | None, direct: list[Fit]) -> list[Fit]
     return _of_its_magnitude(claim, unit, exact or found) if found else found
 
 
+def _of_the_quantity_named(binding: Binding, found: list[Derived]) -> list[Derived]:
+    """Of derivations over several columns ("Gold and Platinum together made 22% of room
+    revenue" beside stays, nights and revenue per tier), those of the column the claim's words
+    name most, when that is one column."""
+    named = [len(binding.meaning & d.facts[0].own_meaning) for d in found]
+    most = max(named, default=0)
+    chosen = [d for d, n in zip(found, named, strict=True) if n == most]
+    return chosen if most > 0 and len({d.facts[0].series for d in chosen}) == 1 else found
+
+
 def _is_weak(claim: Claim) -> bool:
     """A small number in words ("three teams") is rarely the figure asked for."""
     return (
@@ -450,6 +460,9 @@ class _Verifier:
             if other is not None:
                 return _unverifiable(claim, other, self.usable)
             return _contradicted(claim, stated.facts, stated.describe())
+        counted = self._rows_counted(claim, binding)
+        if counted is not None and check.derived(counted):
+            return _supported(claim, counted.facts, counted.describe())
         derived = self._of_its_column_series(claim, self.deriver.candidates(claim, binding, unit))
         for candidate in derived:
             if check.derived(candidate) and (
@@ -487,6 +500,8 @@ class _Verifier:
             and not self._outside_the_references(binding, d.facts)
             and self._pins(claim, binding, unit, d)
         ]
+        if claim.kind != "comparison":  # a change's words name its levels' quantity too
+            pinned = _of_the_quantity_named(binding, pinned)
         if pinned and len({frozenset(map(id, d.facts)) for d in pinned}) == 1:
             other = self._value_of_another(claim, binding, check, pinned[0].facts)
             if other is not None:
@@ -497,6 +512,29 @@ class _Verifier:
         if claim.kind == "comparison":
             why = "a change or difference that no two named reference values give"
         return _unverifiable(claim, f"matches no reference value; {why}", self.usable)
+
+    def _rows_counted(self, claim: Claim, binding: Binding) -> Derived | None:
+        """The number of rows of the one table whose rows are what the claim counts ("Five
+        invoices are overdue" beside a table keyed by invoice_number): its noun names the
+        table's label columns or its reference, none of its number columns. Not the size the
+        question asks for ("our top 5 customers"), which is the query's own limit."""
+        noun = head_noun(self.ctx.answer, claim)
+        if noun is None or binding.entities or claim.hedged or claim.bound:
+            return None
+        if re.search(rf"(?<![\d.,]){claim.value:g}(?![.,]?\d)", self.ctx.question):
+            return None
+        found = []
+        for rv in self.usable:
+            facts = [f for f in self.facts if f.source is rv]
+            if rv.shape != "table" or not isinstance(rv.value, dict) or not facts:
+                continue
+            numbers = {f.column or "" for f in facts}
+            labels = [str(c) for c in rv.value.get("columns", []) if str(c) not in numbers]
+            named = tokens(" ".join(labels)).union(*(f.meaning for f in facts))
+            if noun in named and noun not in tokens(" ".join(numbers)):
+                rows = tuple({f.position: f for f in facts}.values())
+                found.append(Derived(float(len(rows)), "count", rows, "rows", False))
+        return found[0] if len(found) == 1 else None
 
     def _of_its_column(self, claim: Claim, binding: Binding, direct: list[Fit]) -> list[Fit]:
         """A table's column holds one quantity: when other cells of the claim's column state
@@ -892,6 +930,7 @@ class _Verifier:
             return None, "a figure for several named entities together, which no value is"
         if len(values) != 1:
             top = _of_its_magnitude(claim, claim_unit(claim, binding), top)
+            top = self._left_by_its_sentence(claim, binding, top)
             values = {round(f.fact.value, 9) for f in top}
         if len(values) != 1:
             shown = ", ".join(_describe(f) for f in top[:4])
@@ -937,7 +976,12 @@ class _Verifier:
                 f"of another magnitude than {first.fact.describe()}, which it does not name",
             )
         if not binding.in_table and not binding.meaning & first.fact.meaning:
-            rivals = {f.fact.series for f in _contenders(claim, unit, direct)}
+            rivals = {
+                f.fact.series
+                for f in _contenders(claim, unit, direct)
+                if not self._stated_beside(claim, binding, f.fact)
+                and not (f.entity == "overall" and self._anchored_beside(claim, binding, f.fact))
+            }
             unsure = not first.pinned and first.entity != "unnamed"
             if len(rivals) > 1 or (unsure and not binding.context & first.fact.meaning):
                 return None, "its words name none of the reference values it could be about"
@@ -961,6 +1005,36 @@ class _Verifier:
         if first.entity == "row":
             return None, "it names no row of the reference's table"
         return None, "it names a label the only comparable figure is not for"
+
+    def _left_by_its_sentence(self, claim: Claim, binding: Binding, top: list[Fit]) -> list[Fit]:
+        """Of several columns of one row the claim may state, the one left when the other
+        claims of its sentence state the rest for that row ("$66.10 vs $69 list": the $69 is
+        the list price, so $66.10 is the other column's figure, right or wrong) — if the claim
+        is of its magnitude, as a wrong figure is near the right one."""
+        if len({(id(f.fact.source), f.fact.position) for f in top}) != 1:
+            return top
+        left = [f for f in top if not self._stated_beside(claim, binding, f.fact)]
+        unit = claim_unit(claim, binding)
+        if len(left) == 1 and _magnitude_ratio(claim, unit, left[0]) <= 1.5:
+            return left
+        return top
+
+    def _stated_beside(self, claim: Claim, binding: Binding, fact: Fact) -> bool:
+        """Does another claim of its sentence, bound to the fact's row, state its value?"""
+        return any(
+            self.bindings[other].sentence == binding.sentence
+            and self.bindings[other].entities & (fact.labels or fact.scope)
+            for other in self._stating_ids(fact) - {claim.id}
+            if other in self.bindings
+        )
+
+    def _anchored_beside(self, claim: Claim, binding: Binding, fact: Fact) -> bool:
+        """Does another claim of its sentence state this fact, right or wrong ("… than the
+        network average of 16.1 minutes")? A named entity's figure beside it is not it."""
+        start, end = binding.sentence
+        return any(
+            start <= at < end and at != claim.span[0] for at in self.anchors.get(id(fact), ())
+        )
 
     def _unknown_unit(self, claim: Claim, unit: Unit | None, fit: Fit) -> str:
         """Why a claim with a unit is not held against a value whose unit nothing declares or
