@@ -1,21 +1,29 @@
-"""Event log cost of one run that materializes N (run × case) partitions of one asset.
+"""Event log cost of one run that materializes N (run × case) partitions of one asset, and of
+N per-partition check evaluations (each case's ``case_passed``).
 
 Dagster's default SQLite storage, one event at a time, against BatchingSqliteEventLogStorage with
-DAGSTER_EVENT_BATCH_SIZE set. The IO manager stores nothing, so the time is Dagster's own.
+DAGSTER_EVENT_BATCH_SIZE set. The IO manager stores nothing, so the time is Dagster's own. The
+check evaluations are stored as a run stores them, one by one and then the step's next event;
+their figure is this process's user + system CPU time, which a shared machine disturbs less.
 
     .venv/bin/python bench/event_log.py [--partitions 500]
 """
 
 import argparse
 import os
+import resource
 import tempfile
 import time
 import warnings
 from typing import Any
 
 from dagster import (
+    AssetCheckEvaluation,
     AssetExecutionContext,
+    AssetKey,
     BackfillPolicy,
+    DagsterEvent,
+    DagsterEventType,
     DynamicPartitionsDefinition,
     InputContext,
     IOManager,
@@ -28,6 +36,8 @@ from dagster import (
 )
 
 from eval_pipeline.pipeline.tags import BATCH_SIZE_ENV, RANGE_END_TAG, RANGE_START_TAG
+from eval_pipeline.runner.internals import EventLogEntry, SqliteEventLogStorage
+from eval_pipeline.runner.sqlite_storage import BatchingSqliteEventLogStorage
 from eval_pipeline_tests.dagster_helpers import batching_event_log
 
 RUNS_NAME, CASES_NAME = "bench_runs", "bench_cases"
@@ -87,6 +97,45 @@ def timed_run(partitions: int, batching: bool) -> float:
         return elapsed
 
 
+def check_evaluations_cpu(partitions: int, storage_class: type[SqliteEventLogStorage]) -> float:
+    """CPU seconds to store ``partitions`` evaluations of one check and the step's next event."""
+
+    def entry(kind: DagsterEventType, data: Any, ts: float) -> EventLogEntry:
+        event = DagsterEvent(kind.value, "job", event_specific_data=data, step_key="step")
+        return EventLogEntry(
+            error_info=None,
+            level=10,
+            user_message="",
+            run_id="r1",
+            timestamp=ts,
+            step_key="step",
+            job_name="job",
+            dagster_event=event,
+        )
+
+    evaluations = [
+        entry(
+            DagsterEventType.ASSET_CHECK_EVALUATION,
+            AssetCheckEvaluation(
+                asset_key=AssetKey("scored"), check_name="ok", passed=True, partition=f"p{i}"
+            ),
+            1000.0 + i,
+        )
+        for i in range(partitions)
+    ]
+    then = EventLogEntry(
+        error_info=None, level=20, user_message="step done", run_id="r1", timestamp=2000.0
+    )
+    with tempfile.TemporaryDirectory() as home:
+        storage = storage_class(home)
+        start = resource.getrusage(resource.RUSAGE_SELF)
+        for event in [*evaluations, then]:
+            storage.store_event(event)
+        end = resource.getrusage(resource.RUSAGE_SELF)
+        storage.dispose()
+    return end.ru_utime + end.ru_stime - start.ru_utime - start.ru_stime
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--partitions", type=int, default=500)
@@ -96,6 +145,12 @@ def main() -> None:
     # Two asset events per partition: ASSET_MATERIALIZATION_PLANNED and ASSET_MATERIALIZATION.
     print(f"per partition: default={default / n * 1000:.1f}ms batching={batching / n * 1000:.1f}ms")
     print(f"event_log: default={default:.1f}s batching={batching:.1f}s partitions={n}")
+    checks_default = check_evaluations_cpu(n, SqliteEventLogStorage)
+    checks_batching = check_evaluations_cpu(n, BatchingSqliteEventLogStorage)
+    print(
+        f"check_evaluations: default_cpu={checks_default:.1f}s "
+        f"batching_cpu={checks_batching:.1f}s evaluations={n}"
+    )
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from dagster import (
+    AssetCheckEvaluation,
     AssetExecutionContext,
     AssetKey,
     AssetMaterialization,
@@ -36,6 +37,9 @@ from dagster import (
     asset,
     instance_for_test,
     materialize,
+)
+from dagster._core.definitions.asset_checks.asset_check_evaluation import (
+    AssetCheckEvaluationPlanned,
 )
 from dagster._core.definitions.data_version import DATA_VERSION_TAG
 from dagster._core.events import (
@@ -309,6 +313,33 @@ def _event(
     )
 
 
+def _check_event(
+    run_id: str, partition: str | None, passed: bool | None, ts: float
+) -> EventLogEntry:
+    """The ``ok`` check on asset ``a``: planned (``passed`` None) or evaluated."""
+    if passed is None:
+        kind, data = (
+            DagsterEventType.ASSET_CHECK_EVALUATION_PLANNED,
+            AssetCheckEvaluationPlanned(asset_key=AssetKey("a"), check_name="ok"),
+        )
+    else:
+        kind = DagsterEventType.ASSET_CHECK_EVALUATION
+        data = AssetCheckEvaluation(
+            asset_key=AssetKey("a"), check_name="ok", passed=passed, partition=partition
+        )
+    event = DagsterEvent(kind.value, "job", event_specific_data=data, step_key="step")
+    return EventLogEntry(
+        error_info=None,
+        level=10,
+        user_message="",
+        run_id=run_id,
+        timestamp=ts,
+        step_key="step",
+        job_name="job",
+        dagster_event=event,
+    )
+
+
 def _log(run_id: str, ts: float) -> EventLogEntry:
     return EventLogEntry(error_info=None, level=20, user_message="hi", run_id=run_id, timestamp=ts)
 
@@ -333,6 +364,9 @@ def mixed_batch() -> list[EventLogEntry]:
 def dump(base_dir: Path) -> dict[str, list[tuple[Any, ...]]]:
     """Rows of the tables asset events touch, in every shard (not the rows' wall-clock times)."""
     tables = {
+        "asset_check_executions": "id, asset_key, check_name, partition, run_id, "
+        "execution_status, evaluation_event, evaluation_event_storage_id, "
+        "materialization_event_storage_id",
         "event_logs": "id, run_id, event, dagster_event_type, timestamp, step_key, asset_key, "
         "partition",
         "asset_keys": "id, asset_key, last_materialization, last_run_id, asset_details, "
@@ -381,6 +415,59 @@ def test_mixed_batch_leaves_the_same_rows_as_one_by_one(fast_tmp: Path) -> None:
     assert len(expected["index.event_logs"]) == len(events) - 1  # the log line stays in its run
     assert len(expected["index.asset_keys"]) == 3 and len(expected["index.asset_event_tags"]) == 13
     assert got == expected
+
+
+def test_check_evaluations_wait_for_the_runs_next_event_and_leave_dagsters_rows(
+    fast_tmp: Path,
+) -> None:
+    """A batched step's per-partition evaluations are stored together when the step's next event
+    comes, as Dagster stores them one by one (the planned row updated, partitions inserted)."""
+    planned = [_check_event("run-a", None, None, 1000.0)]
+    evaluations = [_check_event("run-a", f"p{i}", i % 3 != 0, 1001.0 + i) for i in range(6)]
+    evaluations.append(_check_event("run-a", None, True, 1010.0))
+    then = [_log("run-a", 1020.0)]
+    reference = SqliteEventLogStorage(str(fast_tmp / "default"))
+    batching = BatchingSqliteEventLogStorage(str(fast_tmp / "batching"))
+    try:
+        store(reference, planned + evaluations + then, batched=False)
+        store(batching, planned + evaluations, batched=False)
+        waiting = [r.event_log_entry for r in batching.get_records_for_run("run-a").records]
+        batching.store_event(then[0])
+    finally:
+        reference.dispose()
+        batching.dispose()
+    assert [e.timestamp for e in waiting] == [1000.0], "evaluations wait for the next event"
+    expected, got = dump(fast_tmp / "default"), dump(fast_tmp / "batching")
+    assert len(expected["index.asset_check_executions"]) == 7  # 6 partitions + the planned row
+    assert got == expected
+
+
+def test_waiting_check_evaluations_are_stored_on_dispose_and_when_many(
+    fast_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite_storage, "PENDING_MAX", 3)
+    storage = BatchingSqliteEventLogStorage(str(fast_tmp))
+    try:
+        for i in range(4):
+            storage.store_event(_check_event("run-a", f"p{i}", True, 1000.0 + i))
+        stored = len(storage.get_records_for_run("run-a").records)
+    finally:
+        storage.dispose()
+    with sqlite3.connect(fast_tmp / "run-a.db") as conn:
+        (after,) = conn.execute("SELECT COUNT(*) FROM event_logs").fetchone()
+    assert (stored, after) == (3, 4)
+
+
+def test_a_batch_with_check_evaluations_is_stored_whole(fast_tmp: Path) -> None:
+    storage = BatchingSqliteEventLogStorage(str(fast_tmp))
+    try:
+        storage.store_event_batch(
+            [_check_event("run-a", f"p{i}", True, 1000.0 + i) for i in range(3)]
+        )
+        stored = len(storage.get_records_for_run("run-a").records)
+    finally:
+        storage.dispose()
+    assert stored == 3
 
 
 def test_live_watcher_sees_batched_events(tmp_path: Path) -> None:
