@@ -22,7 +22,6 @@ from dagster import (
     AssetExecutionContext,
     AssetKey,
     BackfillPolicy,
-    DagsterEvent,
     DagsterEventType,
     DynamicPartitionsDefinition,
     InputContext,
@@ -38,7 +37,7 @@ from dagster import (
 from eval_pipeline.pipeline.tags import BATCH_SIZE_ENV, RANGE_END_TAG, RANGE_START_TAG
 from eval_pipeline.runner.internals import EventLogEntry, SqliteEventLogStorage
 from eval_pipeline.runner.sqlite_storage import BatchingSqliteEventLogStorage
-from eval_pipeline_tests.dagster_helpers import batching_event_log
+from eval_pipeline_tests.dagster_helpers import batching_event_log, step_event
 
 RUNS_NAME, CASES_NAME = "bench_runs", "bench_cases"
 RUNS = DynamicPartitionsDefinition(name=RUNS_NAME)
@@ -100,21 +99,9 @@ def timed_run(partitions: int, batching: bool) -> float:
 def check_evaluations_cpu(partitions: int, storage_class: type[SqliteEventLogStorage]) -> float:
     """CPU seconds to store ``partitions`` evaluations of one check and the step's next event."""
 
-    def entry(kind: DagsterEventType, data: Any, ts: float) -> EventLogEntry:
-        event = DagsterEvent(kind.value, "job", event_specific_data=data, step_key="step")
-        return EventLogEntry(
-            error_info=None,
-            level=10,
-            user_message="",
-            run_id="r1",
-            timestamp=ts,
-            step_key="step",
-            job_name="job",
-            dagster_event=event,
-        )
-
     evaluations = [
-        entry(
+        step_event(
+            "r1",
             DagsterEventType.ASSET_CHECK_EVALUATION,
             AssetCheckEvaluation(
                 asset_key=AssetKey("scored"), check_name="ok", passed=True, partition=f"p{i}"

@@ -7,9 +7,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from dagster import DagsterInstance, instance_for_test
+from dagster import DagsterEvent, DagsterEventType, DagsterInstance, instance_for_test
 
 from eval_pipeline.runner import sqlite_storage
+from eval_pipeline.runner.internals import EventLogEntry
 
 
 def batching_event_log(base_dir: str) -> dict[str, Any]:
@@ -31,3 +32,18 @@ def eval_instance() -> Iterator[DagsterInstance]:
         instance_for_test(overrides=batching_event_log(events)) as instance,
     ):
         yield instance
+
+
+def step_event(run_id: str, kind: DagsterEventType, data: Any, ts: float) -> EventLogEntry:
+    """An event of step ``step`` of job ``job``, as a run would store it."""
+    event = DagsterEvent(kind.value, "job", event_specific_data=data, step_key="step")
+    return EventLogEntry(
+        error_info=None,
+        level=10,
+        user_message="",
+        run_id=run_id,
+        timestamp=ts,
+        step_key="step",
+        job_name="job",
+        dagster_event=event,
+    )

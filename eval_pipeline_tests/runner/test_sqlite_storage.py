@@ -25,7 +25,6 @@ from dagster import (
     AssetObservation,
     AssetsDefinition,
     BackfillPolicy,
-    DagsterEvent,
     DagsterEventType,
     DagsterInstance,
     DynamicPartitionsDefinition,
@@ -60,7 +59,7 @@ from eval_pipeline.pipeline.tags import BATCH_SIZE_ENV, enable_event_batching
 from eval_pipeline.runner import sqlite_storage
 from eval_pipeline.runner.sqlite_storage import BatchingSqliteEventLogStorage
 from eval_pipeline.settings import PROJECT_ROOT
-from eval_pipeline_tests.dagster_helpers import batching_event_log
+from eval_pipeline_tests.dagster_helpers import batching_event_log, step_event
 
 FAST_DIR = "/dev/shm" if os.path.isdir("/dev/shm") else None
 RUNS_NAME, CASES_NAME = "t_runs", "t_cases"
@@ -300,17 +299,7 @@ def _event(
         )
     else:
         data = AssetMaterializationPlannedData(asset_key, partition=partition)
-    event = DagsterEvent(kind.value, "job", event_specific_data=data, step_key="step")
-    return EventLogEntry(
-        error_info=None,
-        level=10,
-        user_message="",
-        run_id=run_id,
-        timestamp=ts,
-        step_key="step",
-        job_name="job",
-        dagster_event=event,
-    )
+    return step_event(run_id, kind, data, ts)
 
 
 def _check_event(
@@ -327,17 +316,7 @@ def _check_event(
         data = AssetCheckEvaluation(
             asset_key=AssetKey("a"), check_name="ok", passed=passed, partition=partition
         )
-    event = DagsterEvent(kind.value, "job", event_specific_data=data, step_key="step")
-    return EventLogEntry(
-        error_info=None,
-        level=10,
-        user_message="",
-        run_id=run_id,
-        timestamp=ts,
-        step_key="step",
-        job_name="job",
-        dagster_event=event,
-    )
+    return step_event(run_id, kind, data, ts)
 
 
 def _log(run_id: str, ts: float) -> EventLogEntry:
