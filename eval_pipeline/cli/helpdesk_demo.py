@@ -49,10 +49,11 @@ def send_traffic(bot_url: str, threads: Any) -> None:
 
 def run_helpdesk_demo(args: argparse.Namespace) -> int:
     from eval_pipeline.cli.main import _print_summary, start_reference_process
+    from eval_pipeline.core.keys import new_run_key
     from eval_pipeline.demo import helpdesk
     from eval_pipeline.demo.helpdesk_bot import HelpdeskBot, serve
     from eval_pipeline.runner.conversations import evaluate_conversations
-    from eval_pipeline.runner.evaluate import evaluate, new_run_key
+    from eval_pipeline.runner.evaluate import evaluate
     from eval_pipeline.runner.interrupt import stoppable
 
     start_reference_process()

@@ -24,7 +24,7 @@ from eval_pipeline.cli.repeats import (
     wants_repeats,
 )
 from eval_pipeline.cli.view import add_subcommands as add_view_subcommands
-from eval_pipeline.core.keys import check_key
+from eval_pipeline.core.keys import check_key, new_run_key
 from eval_pipeline.core.problems import COMMAND_LINE, SETTINGS, InputError, configured
 from eval_pipeline.core.redaction import Redactor
 from eval_pipeline.settings import ExecutorKind, load_settings
@@ -74,6 +74,16 @@ def start_reference_process() -> None:
     default_bkg_process().start()
 
 
+def start_encoder(overrides: dict[str, str]) -> None:
+    """The sentence encoder's worker imports torch for seconds: started before this process
+    imports Dagster, the two load side by side instead of one after the other. Only in process:
+    other executors encode in their steps' processes."""
+    if load_settings(**overrides).executor == "in_process":
+        from eval_pipeline.core.embeddings.encoder import default_embedder
+
+        default_embedder().prefetch(())
+
+
 def gate_exit_code(summary: RunSummary, min_pass_rate: float | None) -> int:
     """1 when the run fails its gate: any failed or errored case, or a pass rate below the bar."""
     if min_pass_rate is None:
@@ -88,6 +98,7 @@ def _evaluate(
     if args.junit:
         writable_file(Path(args.junit), "--junit")
     start_reference_process()
+    start_encoder(overrides)
     from eval_pipeline.core.report.claim_results import with_claims
     from eval_pipeline.core.report.junit import junit_xml
     from eval_pipeline.runner.evaluate import evaluate
@@ -184,7 +195,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from eval_pipeline.core.warehouse.db import redact_url
     from eval_pipeline.demo import warehouse
     from eval_pipeline.demo.bot.runner import start_bot
-    from eval_pipeline.runner.evaluate import new_run_key
 
     if args.run_key:
         check_key(args.run_key, "run")
@@ -227,7 +237,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_conversations(args: argparse.Namespace) -> int:
     start_reference_process()
     from eval_pipeline.runner.conversations import evaluate_conversations
-    from eval_pipeline.runner.evaluate import new_run_key
     from eval_pipeline.runner.interrupt import stoppable
 
     load_settings()
@@ -239,8 +248,6 @@ def cmd_conversations(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from eval_pipeline.runner.evaluate import new_run_key
-
     overrides = {"executor": args.executor} if args.executor else {}
     load_settings(**overrides)
     return _evaluate(args.run_key or new_run_key("manual"), overrides, args, gate=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 
 MAX_KEY_LENGTH = 128
 KEY_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"  # also in schemas/golden_dataset.schema.json
@@ -42,3 +43,9 @@ def check_key(key: str, what: str) -> str:
     if not is_valid_key(key):
         raise InvalidKey(f"invalid {what} key {shown(key)}: {KEY_RULE}")
     return key
+
+
+def new_run_key(kind: str, now: datetime | None = None) -> str:
+    """Run keys sort by time and never contain ``|`` or ``,``: ``2026-11-29T020000Z-nightly``."""
+    stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H%M%SZ")
+    return check_key(f"{stamp}-{kind}", "run")

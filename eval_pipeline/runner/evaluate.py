@@ -13,7 +13,6 @@ import shutil
 from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
-from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
@@ -78,12 +77,6 @@ JOB_OF_ASSETS = {
     frozenset(PER_CASE_ASSETS): cases_job.name,
     frozenset(RUN_ASSETS): summary_job.name,
 }
-
-
-def new_run_key(kind: str, now: datetime | None = None) -> str:
-    """Run keys sort by time and never contain ``|`` or ``,``: ``2026-11-29T020000Z-nightly``."""
-    stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H%M%SZ")
-    return check_key(f"{stamp}-{kind}", "run")
 
 
 def dagster_instance(settings: Settings) -> DagsterInstance:
@@ -327,7 +320,10 @@ def evaluate(
                 instance = instance or dagster_instance(env.settings)
                 ordered = register_partitions(instance, run_key, list(cases))
                 observe_unseen_tables(instance, env)
-                with fixed_partitions(instance):
+                with (
+                    fixed_partitions(instance),
+                    runs_in_threads(instance) if in_process else nullcontext(),
+                ):
                     freeze_setup()  # the instance, definitions and cases live until the end
                     materialize_graph(
                         instance,
@@ -423,14 +419,13 @@ def materialize_graph(
 
     try:
         if chatbot and len(waves) > 1:
-            with runs_in_threads(instance):
-                run_waves(
-                    launch_order(waves, asked_ahead),
-                    lambda place, w: run_cases([(w[0], w[-1])], {}, changed, priority=place),
-                    limit,
-                    asked_ahead,
-                    meanwhile=prepare_summary,
-                )
+            run_waves(
+                launch_order(waves, asked_ahead),
+                lambda place, w: run_cases([(w[0], w[-1])], {}, changed, priority=place),
+                limit,
+                asked_ahead,
+                meanwhile=prepare_summary,
+            )
         else:  # steps in other processes cannot share the chatbot's limit: one at a time
             run_cases(segments, {}, changed)
         verdicts = env.store.latest("oracle_verdicts", run_key, selected)

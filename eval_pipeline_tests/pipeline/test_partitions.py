@@ -13,7 +13,6 @@ from eval_pipeline.pipeline.partitions import (
     split_segments,
     with_short_ends,
 )
-from eval_pipeline.runner.evaluate import new_run_key
 
 
 def test_contiguous_segments() -> None:
@@ -67,14 +66,6 @@ def test_split_key_round_trip_uses_dimension_names() -> None:
 def test_check_key_refuses_keys_dagster_would_drop(bad: str) -> None:
     with pytest.raises(ValueError):
         check_key(bad, "run")
-
-
-def test_new_run_key_is_valid_and_sortable() -> None:
-    from datetime import UTC, datetime
-
-    a = new_run_key("nightly", datetime(2026, 11, 29, 2, 0, tzinfo=UTC))
-    b = new_run_key("nightly", datetime(2026, 11, 30, 2, 0, tzinfo=UTC))
-    assert a == "2026-11-29T020000Z-nightly" and a < b
 
 
 def test_waves_fill_the_bot_and_split_big_evaluations_in_about_eight() -> None:
