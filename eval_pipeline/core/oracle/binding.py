@@ -35,7 +35,8 @@ _SEPARATORS: tuple[tuple[re.Pattern[str], int], ...] = (
     (re.compile(r"\b(?i:and|but|while|whilst|whereas|versus|vs|compared|than|or|against)\b"), 1),
 )
 _CONTINUES = re.compile(
-    r"\s*(?:[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s*)?(?:[,/&]|\band\b|\bor\b|\bwith\b)?\s*\(?\s*"
+    r"\s*(?:[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s*)?(?:,\s*or\b|[,/&]|\band\b|\bor\b|\bwith\b)?"
+    r"\s*\(?\s*"
     r"(?:(?:for|of|at|in|on|totalling|worth)\s+)?"
 )
 _HEAD = re.compile(
@@ -391,6 +392,7 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
         binding.meaning = _words_around(ctx.answer, claim.span[0], claim.span[1], *binding.clause)
         binding.context |= binding.meaning
     _from_to(prose, bindings, ctx)
+    _elided(prose, bindings, ctx)
     _respectively(prose, bindings, ctx)
     _lead_in_periods(prose, bindings, ctx)
     return bindings
@@ -458,6 +460,61 @@ def _from_to(claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerC
             earlier, later = sorted(named, key=lambda p: p.bounds(p.year or 2000)[0])
             bindings[first.id].periods = [earlier]
             bindings[second.id].periods = [later]
+
+
+_PARALLEL = re.compile(
+    r"\b(?i:versus|vs\.?|against|compared\s+(?:with|to)|from|to|and)\s+"
+    r"(?:(?i:about|roughly|around|approximately|nearly|almost|just|only)\s+|~\s*)?$"
+)
+"""The words joining a second figure to a first it parallels: "421 minutes versus 34",
+"2.7k hours in 2024, up from 2.1k", "69 claims … and about 57"."""
+_OWN_WORDS_END = re.compile(r"[,.;:()\[\]—–\n]|\b(?:and|but|while|whereas|versus|vs|or)\b")
+_FILLER = frozenset({"in", "for", "from", "at", "on", "by", "during", "the", "a", "an", "of"})
+_ELIDED_UNITS = frozenset({"currency", "hours", "minutes", "seconds", "days", "weeks"})
+
+
+def _elided(claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerContext) -> None:
+    """ "421 minutes of labour versus 34 for an oil change": a bare figure set against the one
+    before it, with no words of its own after it but a label or period, leaves its unit and
+    noun unsaid — they are the first figure's. A rate is carried only over a contrast ("vs"),
+    never over "and" ("12% of deals and 34 in March" counts deals) nor "from" ("up 69%, from
+    175.5k" is the change's base)."""
+    for local in _by_sentence(claims, ctx).values():
+        for first, second in itertools.pairwise(local):
+            joint = _PARALLEL.search(ctx.answer, first.span[1], second.span[0])
+            if (
+                first.kind != "numeric"
+                or second.kind != "numeric"
+                or second.unit not in _BARE - {"fraction"}
+                or joint is None
+                or not says_nothing_after(second, ctx)
+            ):
+                continue
+            unit = bindings[first.id].unit or first.unit
+            contrast = joint.group().lower().startswith(("versus", "vs", "against", "compared"))
+            if unit in _ELIDED_UNITS or (unit in ("percent", "points") and contrast):
+                bindings[second.id].unit = unit
+            elif unit != second.unit:
+                continue
+            bindings[second.id].meaning |= bindings[first.id].meaning
+            bindings[second.id].context |= bindings[first.id].meaning
+
+
+def says_nothing_after(
+    claim: Claim, ctx: AnswerContext, allowed: frozenset[str] = frozenset()
+) -> bool:
+    """Are the words after the claim, up to its clause's end, only labels, periods, joining
+    words ("34 for an oil change", "2.1k in 2023") and words whose stems are ``allowed``?"""
+    start, end = claim.span[1], ctx.layout.sentence_of(claim.span[0])[1]
+    stop = _OWN_WORDS_END.search(ctx.answer, start, end)
+    end = stop.start() if stop else end
+    named = [(m.start, m.end) for m in ctx.labels_in(start, end)]
+    named += [(m.start, m.end) for m in ctx.periods_in(start, end)]
+    text = ctx.answer[start:end]
+    for first, last in sorted(named, reverse=True):
+        first, last = max(first, start) - start, min(last, end) - start
+        text = text[:first] + " " * (last - first) + text[last:]
+    return all(w.lower() in _FILLER or tokens(w) & allowed for w in _WORD.findall(text))
 
 
 _LIST_JOINT = re.compile(r"\s*(?:,|\band\b|&|;|\brespectively\b)?\s*")

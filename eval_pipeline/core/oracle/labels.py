@@ -91,7 +91,9 @@ def _pattern(form: str, exact_case: bool) -> re.Pattern[str]:
     body = body.replace(r"\.", r"\.?").replace(r"\-", "[-–—]")  # "3–6 km" for "3-6 km"
     acronym = form.isupper() and len(form) <= 3
     flags = 0 if acronym or exact_case else re.IGNORECASE
-    return re.compile(rf"(?<![\w-]){body}(?:e?s)?(?:['’]s)?(?![\w-])", flags)
+    # a category value in lower case heads a compound ("low-priority tickets")
+    after = r"(?![\w-])" if not form.islower() else r"(?!\w|-(?![a-z]))"
+    return re.compile(rf"(?<![\w-]){body}(?:e?s)?(?:['’]s)?{after}", flags)
 
 
 def label_mentions(text: str, forms: dict[str, Form]) -> list[LabelMention]:

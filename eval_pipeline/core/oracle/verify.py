@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from eval_pipeline.core.claims.extract import POLAR_WORDS
 from eval_pipeline.core.claims.layout import plain, search_before, starting_within
 from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceValue, Unit, Verdict
-from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
+from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind, says_nothing_after
 from eval_pipeline.core.oracle.candidates import (
     Fit,
     bare_decimal,
@@ -96,6 +96,8 @@ _RESTATED = re.compile(
     r"(?i:or\s+|i\.e\.,?\s+|that\s+is,?\s+|so\s+|which\s+is\s+)?"
 )
 """Between a figure and the share restating it: its words, then ", or", ":", "(", " — "."""
+_SAME_FIGURE = tokens("average overall mean")
+"""Words a restatement may end on without naming another quantity ("88.6 minutes on average")."""
 _OF_WHOLE = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?i:of|out\s+of)\s+(?:[\w'’&.-]+\s+){0,4}?")
 """Between a part and its whole: "490 of Riverside Clinic's 1,565", "93 late out of 400"."""
 _OF_AFTER = re.compile(r"\s+(?i:of|out\s+of)\s+(?:[\w'’&.-]+\s+){0,3}?")
@@ -190,6 +192,12 @@ def _of_the_quantity_named(binding: Binding, found: list[Derived]) -> list[Deriv
     most = max(named, default=0)
     chosen = [d for d, n in zip(found, named, strict=True) if n == most]
     return chosen if most > 0 and len({d.facts[0].series for d in chosen}) == 1 else found
+
+
+def _all_alike(rows: list[Fit], matches: list[Fit]) -> bool:
+    """Does every row of the series agree with the claim, all with one value ("all five
+    invoices are 30 days overdue")? Then it needs no row named to be right."""
+    return len(rows) > 1 and len(matches) == len(rows) and len({f.fact.value for f in rows}) == 1
 
 
 def _is_weak(claim: Claim) -> bool:
@@ -473,7 +481,7 @@ class _Verifier:
         rows = _named_series([f for f in direct if f.entity == "row"])
         row_matches = [f for f in rows if check.level(f.fact)]
         if (
-            len(row_matches) == 1
+            (len(row_matches) == 1 or _all_alike(rows, row_matches))
             and len({f.fact.series for f in rows}) == 1
             and not (len(rows) > 1 and self._stated_before(claim, binding, row_matches[0].fact))
         ):
@@ -980,7 +988,7 @@ class _Verifier:
                 f.fact.series
                 for f in _contenders(claim, unit, direct)
                 if not self._stated_beside(claim, binding, f.fact)
-                and not (f.entity == "overall" and self._anchored_beside(claim, binding, f.fact))
+                and not (f.entity == "overall" and self._overall_taken(claim, binding, f))
             }
             unsure = not first.pinned and first.entity != "unnamed"
             if len(rivals) > 1 or (unsure and not binding.context & first.fact.meaning):
@@ -998,7 +1006,7 @@ class _Verifier:
             unnamed = [f for f in direct if f.entity == "unnamed"]
             named_by_words = first.score > 0 and len({f.fact.series for f in top}) == 1
             if named_by_words or len(unnamed) == 1:
-                if among_others and self._stated_elsewhere(claim, first.fact):
+                if among_others and self._stated_elsewhere(claim, first):
                     return None, "the comparable reference value is stated by another claim"
                 return top, ""
             return None, "it names no label or period to pick one of several reference values"
@@ -1027,6 +1035,12 @@ class _Verifier:
             for other in self._stating_ids(fact) - {claim.id}
             if other in self.bindings
         )
+
+    def _overall_taken(self, claim: Claim, binding: Binding, fit: Fit) -> bool:
+        """Is the overall figure beside a named entity's already stated by another claim, in
+        its sentence or anywhere as its value ("Chain average: 4.10" then "- Harbor: 4.25")?
+        An answer states the overall figure once; the entity's own is the one left."""
+        return self._anchored_beside(claim, binding, fit.fact) or self._stated_elsewhere(claim, fit)
 
     def _anchored_beside(self, claim: Claim, binding: Binding, fact: Fact) -> bool:
         """Does another claim of its sentence state this fact, right or wrong ("… than the
@@ -1088,9 +1102,37 @@ class _Verifier:
             if other in self.bindings
         )
 
-    def _stated_elsewhere(self, claim: Claim, fact: Fact) -> bool:
-        """Does another claim of the answer state this fact's value?"""
-        return bool(self._stating_ids(fact) - {claim.id})
+    def _stated_elsewhere(self, claim: Claim, fit: Fit) -> bool:
+        """Does another claim of the answer state this fact's value? Not one restating the
+        claim itself in its unit's family, with the claim near that value ("28.6%, or about 1
+        in 4", "about 1.5 hrs — 88.6 minutes"): both say one thing, the looser one right and
+        the precise one wrong."""
+        near = _magnitude_ratio(claim, claim_unit(claim, self.bindings[claim.id]), fit) <= 1.5
+        stating = self._stating_ids(fit.fact) - {claim.id}
+        return any(
+            not (near and self._restates(claim, other))
+            for other in self.claims
+            if other.id in stating
+        )
+
+    def _restates(self, claim: Claim, other: Claim) -> bool:
+        """Is the other claim, of the claim's unit family, next to it in its sentence and
+        joined to it as a restatement (", or", " — ", "(") in a looser or another form: hedged,
+        as "1 in N", or in another unit ("$1.2M, or $1.15M after refunds" is another amount),
+        the later adding no words of its own ("about 1.5 hrs — 95 minutes at weekends")?"""
+        if family(other.unit) != family(claim.unit):
+            return False
+        if not other.hedged and (other.unit, other.per) == (claim.unit, claim.per):
+            return False
+        around = self._sentence_claims(self.bindings[claim.id])
+        i = next((k for k, c in enumerate(around) if c.id == claim.id), -1)
+        if i < 0 or other not in around[max(0, i - 1) : i + 2]:
+            return False
+        first, second = sorted((claim, other), key=lambda c: c.span)
+        own = self.bindings[first.id].meaning | _SAME_FIGURE
+        return bool(
+            _RESTATED.fullmatch(self.ctx.answer, first.span[1], second.span[0])
+        ) and says_nothing_after(second, self.ctx, own)
 
     def _stating_ids(self, fact: Fact) -> set[str]:
         """The claims that state this fact's value, found once per fact."""

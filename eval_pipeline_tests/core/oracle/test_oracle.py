@@ -394,6 +394,13 @@ def test_label_matching_is_word_bounded_and_prefers_longer_labels() -> None:
     assert [labels[c.id] for c in contract.claims] == [{"north west"}, set(), {"west"}]
 
 
+def test_a_lower_case_category_heads_a_hyphenated_compound() -> None:
+    answer = "Only 38 low-priority tickets closed, against 215 urgent ones; North-east: 12."
+    contract = extract_claims("TC_001", "q", answer)
+    labels = claim_labels(answer, contract.claims, {"low", "urgent", "North"})
+    assert [labels[c.id] for c in contract.claims] == [{"low"}, {"urgent"}, set()]
+
+
 def test_reference_shapes_flatten_to_labelled_numbers() -> None:
     nested = ref({"2026-03": {"West": {"done": 4, "rate": 0.5}}}, "fraction")
     entries = reference_entries(nested)

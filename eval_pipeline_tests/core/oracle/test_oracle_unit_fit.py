@@ -2,8 +2,11 @@
 plain number, a whole count beside an average count its words name, a row of a reference whose
 scope the claim names, the one column of a row its sentence leaves when other claims state the
 rest, the column a derived share's words name, a named figure beside the overall one another
-claim states, and a count of a table's rows. Each mechanism has its near miss, which must stay
-unverifiable.
+claim states (in its sentence or anywhere in the answer), a count of a table's rows, a bare
+figure set against one with a unit (which it leaves unsaid), a value every row of a table
+shares, a share restated after ", or" for the row its count is bound to, and a precise figure
+restated loosely beside it (the one reference value it restates is no other claim's). Each
+mechanism has its near miss, which must stay unverifiable.
 """
 
 from __future__ import annotations
@@ -48,6 +51,41 @@ LATE = ref(
     },
     sql="SELECT parcel_code, depot, days_late FROM p WHERE days_late > 1",
 )
+REPAINT = ref(412.0, "minutes", name="avg_labour_minutes", params={"job": "Repaint"})
+TYRES = ref(31.2, "minutes", name="avg_labour_minutes", params={"job": "Tyre swap"})
+HOURS = [
+    ref(2689.6, "hours", name="driver_hours", params={"year": 2025}),
+    ref(2313.7, "hours", name="driver_hours", params={"year": 2024}),
+]
+LEADS = ref(
+    {
+        "columns": ["source", "leads"],
+        "rows": [["Website", 2857], ["Walk-in", 1651], ["Partner", 1131], ["Referral", 807]],
+    },
+    sql="SELECT source, COUNT(*) AS leads FROM l GROUP BY source",
+)
+ONE_NIGHT = ref(25.5, "percent", sql="SELECT 100.0 * AVG(n = 1) AS one_night_share FROM b")
+TURN = ref(87.6, "minutes", name="avg_turn_minutes", params={"year": 2025})
+USAGE = ref(
+    {
+        "columns": ["yr", "logins", "reports"],
+        "rows": [[2024, 887_717, 175_520], [2025, 1_490_896, 296_230]],
+    },
+    sql="SELECT yr, SUM(l) AS logins, SUM(r) AS reports FROM u GROUP BY yr",
+)
+LATE_RATE = ref(12.4, "percent", name="late_rate", params={"year": 2025})
+
+
+def overdue(last: int) -> ReferenceValue:
+    return ref(
+        {
+            "columns": ["invoice", "days_overdue"],
+            "rows": [["INV-1", 30], ["INV-2", 30], ["INV-3", last]],
+        },
+        sql="SELECT invoice, days_overdue FROM i",
+        column_units={"days_overdue": "days"},
+    )
+
 
 ROWS = [
     # a bare decimal is a fraction by guess only: it may state a plain number below 1
@@ -99,6 +137,100 @@ ROWS = [
         [C, C],
     ),
     ("overall figure stated beside", "North took 17.7 minutes.", [STOPS, ALL_STOPS], [U]),
+    # the overall figure stated right in another sentence leaves the named row's to a list item
+    (
+        "overall figure stated elsewhere",
+        "Network average: 16.1 minutes.\n\n- North: 17.7\n- South: 14.2",
+        [STOPS, ALL_STOPS],
+        [S, C, S],
+    ),
+    (
+        "overall figure stated elsewhere",
+        "Network average: 16.4 minutes.\n\n- North: 17.7\n- South: 14.2",
+        [STOPS, ALL_STOPS],
+        [C, U, S],
+    ),
+    ("overall figure stated elsewhere", "- North: 17.7\n- South: 14.2", [STOPS, ALL_STOPS], [U, S]),
+    # a bare figure set against one with a unit, with no words of its own, takes that unit
+    (
+        "unit left unsaid",
+        "A repaint took 412 minutes of labour versus 31 for a tyre swap.",
+        [REPAINT, TYRES],
+        [S, S],
+    ),
+    (
+        "unit left unsaid",
+        "A repaint took 412 minutes of labour versus 38 for a tyre swap.",
+        [REPAINT, TYRES],
+        [S, C],
+    ),
+    (
+        "unit left unsaid",
+        "A repaint took 412 minutes of labour versus 31 jobs for a tyre swap.",
+        [REPAINT, TYRES],
+        [S, U],
+    ),
+    (
+        "unit left unsaid",
+        "Drivers logged about 2.7k hours in 2025, up from 2.3k in 2024.",
+        HOURS,
+        [S, S],
+    ),
+    (
+        "unit left unsaid",
+        "Drivers logged about 2.7k hours in 2025, up from 2.1k in 2024.",
+        HOURS,
+        [S, C],
+    ),
+    (
+        "unit left unsaid",
+        "Drivers logged about 2.7k hours in 2025, up from 2.1k drivers in 2024.",
+        HOURS,
+        [S, U],
+    ),
+    (
+        "unit left unsaid",
+        "In 2025, 12.4% of parcels were late and 34 in March.",
+        [LATE_RATE],
+        [S, U],
+    ),
+    # a share restated after ", or" is the share of the row its count is bound to (6,446 leads)
+    ("restated share", "Referral was smallest at 807, or one in 8 leads.", [LEADS], [S, S, S]),
+    ("restated share", "Referral was smallest at 807, or one in 10 leads.", [LEADS], [S, S, C]),
+    ("restated share", "Referral was smallest at 807, or about 18% of leads.", [LEADS], [S, S, C]),
+    # a rate carries its unit only over a contrast: "from" after a growth rate is its base
+    (
+        "unit left unsaid",
+        "Reports grew by a similar 69%, from 175.5k in 2024 to 296.2k in 2025.",
+        [USAGE],
+        [S, S, S],
+    ),
+    # a precise figure restated loosely beside it ("or about 1 in 4") is held to the value the
+    # loose one states; a restatement adding words of its own is another figure
+    (
+        "restated loosely",
+        "One-night stays were 28.6% of stays, or about 1 in 4.",
+        [ONE_NIGHT],
+        [C, S],
+    ),
+    (
+        "restated loosely",
+        "One-night stays were 25.5% of stays, or about 1 in 4.",
+        [ONE_NIGHT],
+        [S, S],
+    ),
+    (
+        "restated loosely",
+        "One-night stays were 28.6% of stays, or 25.5% of bookings.",
+        [ONE_NIGHT],
+        [U, S],
+    ),
+    ("restated loosely", "Tables turn in about 1.5 hrs — 88.6 minutes on average.", [TURN], [S, C]),
+    ("restated loosely", "Tables turn in about 1.5 hrs — 95 minutes at weekends.", [TURN], [S, U]),
+    # a value every row of a table shares needs no row named
+    ("every row alike", "Every overdue invoice is 30 days past due.", [overdue(30)], [S]),
+    ("every row alike", "Every overdue invoice is 31 days past due.", [overdue(30)], [U]),
+    ("every row alike", "Every overdue invoice is 30 days past due.", [overdue(28)], [U]),
 ]
 
 
