@@ -159,6 +159,9 @@ RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         rf"(?:(?P<ord>{_ORD})[\s-]+)?(?P<end>{SUPERLATIVE})\b{_METRIC})(?P<entity>)",
     )
 )
+CONTINUING = re.compile(r"(?i)^followed\s+by\b|\s(?:is|was|were|are|comes|came)\s+next\b")
+"""The text of a ranking that counts on from the one written before it ("followed by X", "X is
+next"): that ranking names its metric and its direction."""
 _NEGATION = re.compile(r"\b(?i:not|never|no\s+longer)\b|n['’]t\b")
 _RELATIVE = re.compile(rf"\s+(?i:of|among)\s+(?:the|these|those|all)\s+{_COUNT}\b")
 

@@ -6,19 +6,28 @@ label or period, or one function computed for several labelled params. The claim
 label or a period named inside its text; the series is the one holding the entity whose column
 or function shares most words with the claim ("the longest waits" → ``avg_wait_minutes``), then
 whose unit fits its words ("most" counts, "rate" rates). "Best", "worst", "fastest" are resolved
-by the metric: for a duration or a figure where less is better, best is lowest.
+by the metric: for a duration or a figure where less is better, best is lowest. When its words
+name no series, the metric may still be guessed, to support but never to accuse: by the ranking a
+continuation ("followed by X") counts on from (which names it for certain), by the column its
+SQL reference is ordered by when the claim only echoes the question, by the count the others are
+part of for "the busiest".
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
+import sqlglot
+from sqlglot import exp
+
 from eval_pipeline.core.claims.layout import MAX_SENTENCE
-from eval_pipeline.core.claims.ranking_phrases import SUPERLATIVE, ranked_list_lead
-from eval_pipeline.core.models import Claim, Evidence, Verdict
+from eval_pipeline.core.claims.numbers import parse_word_number
+from eval_pipeline.core.claims.ranking_phrases import CONTINUING, SUPERLATIVE, ranked_list_lead
+from eval_pipeline.core.models import Claim, Evidence, Unit, Verdict
 from eval_pipeline.core.oracle.binding import AnswerContext
 from eval_pipeline.core.oracle.facts import (
     Fact,
@@ -181,9 +190,10 @@ _HINTS: dict[str, frozenset[str]] = {
 }
 _FIGURE = re.compile(r"\d+[kmbx]?")
 _CLAUSE_END = re.compile(r"[.;!?,)\n]|\s[—–]\s|\b(?:but|while|whereas)\b")
-_RELATIVE = re.compile(
-    r"\b(?i:of|among)\s+(?:the|these|those|all)\s+(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
-)
+_SIZE = r"(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
+_RELATIVE = re.compile(rf"\b(?i:of|among)\s+(?:the|these|those|all)\s+{_SIZE}")
+_ASKED_SIZE = re.compile(rf"(?i)\b(?:top|bottom|which|what|the)\s+{_SIZE}")
+"""The size of the group a question asks for: "Which five adjusters…", "the top 5 reps"."""
 
 
 @dataclass(frozen=True)
@@ -241,11 +251,16 @@ def series_of(facts: Sequence[Fact]) -> list[Series]:
     return found
 
 
+_AVERAGED = re.compile(r"(?i)(?:^|_)(?:avg|average|mean)(?:_|$)")
+_AVERAGE = frozenset({"averag", "mean"})
+
+
 def _make(members: list[Fact]) -> Series:
     unit = members[0].unit
+    averaged = _AVERAGE if _AVERAGED.search(members[0].column or "") else frozenset()
     return Series(
         facts=members,
-        meaning=frozenset().union(*(f.meaning for f in members)),
+        meaning=frozenset().union(averaged, *(f.meaning for f in members)),
         duration=family(unit) == "duration",
         rate=family(unit) == "rate",
     )
@@ -292,17 +307,59 @@ def _direction(claim: Claim, series: Series, words: str) -> str | None:
     return "highest" if less_better else "lowest"
 
 
+_VOLUME = re.compile(r"(?i)\b(?:busiest|quietest|busier|quieter)\b")
+
+
+def _clause(answer: str, sentence: tuple[int, int], at: int) -> tuple[int, int]:
+    """The part of a sentence between the semicolons around ``at``: a clause of its own names
+    its own metric ("March was the busiest; April had the largest average bill")."""
+    begin = answer.rfind(";", sentence[0], at) + 1 or sentence[0]
+    end = answer.find(";", at, sentence[1])
+    return begin, end if end != -1 else sentence[1]
+
+
+def _whole_count(text: str, candidates: Sequence[Series]) -> list[Series]:
+    """The count no other count of the same rows exceeds in any row, when the claim ranks by
+    how busy a row is ("the busiest month" has the most claims, not the most severe ones,
+    which are a part of them)."""
+    if not _VOLUME.search(text):
+        return []
+    counts = [s for s in candidates if _counted(s)]
+    whole = [s for s in counts if all(_covers(s, o) for o in counts if o is not s)]
+    return whole if len(whole) == 1 and len(counts) > 1 else []
+
+
+def _counted(series: Series) -> bool:
+    """Is the series a count: by its unit, or whole numbers of no unit ("COUNT(*)")?"""
+    whole = all(f.value.is_integer() for f in series.facts)
+    return series.kind == "count" or (series.kind == "number" and whole)
+
+
+def _covers(whole: Series, part: Series) -> bool:
+    """Is ``whole`` at least ``part`` in every row of the one reference both are columns of?"""
+    source = whole.facts[0].source
+    if any(f.source is not source for f in (*whole.facts, *part.facts)):
+        return False
+    by_row = {f.position: f.value for f in whole.facts}
+    return all(f.position in by_row and by_row[f.position] >= f.value for f in part.facts)
+
+
 def verify_ranking(
     claim: Claim,
     ctx: AnswerContext,
     facts: Sequence[Fact],
     unverifiable: Verdict,
     figure: tuple[int, str | None] | None = None,
+    previous: Claim | None = None,
+    figure_unit: Unit | None = None,
 ) -> Verdict:
     """A ranking claim's verdict: supported or contradicted only when one series and one
     position in it are what the claim names; ``figure`` is the series of the figure written
-    beside it, which names the metric when its words do not."""
+    beside it, which names the metric when its words do not (its ``figure_unit`` guesses it
+    when the figure agrees with no series); ``previous`` is the ranking written before it,
+    whose words a continuation ("followed by X") ranks by."""
     text = claim.text
+    continued = previous.text + " " if previous and CONTINUING.search(text) else ""
     start, end = claim.span
     mentions = ctx.labels_in(start, end)
     periods = [m.period for m in ctx.periods_in(start, end)]
@@ -333,14 +390,16 @@ def verify_ranking(
     candidates = _timed(claim, candidates)
     named = entity or ""
     clause_end = _CLAUSE_END.search(ctx.answer, end, end + MAX_SENTENCE)
-    stretch = ctx.answer[start : clause_end.start() if clause_end else end]
+    stretch = continued + ctx.answer[start : clause_end.start() if clause_end else end]
     stretch = re.sub(
         r"(?i)\b(?:per|each|a)\s+\w+(?:\s+\w+)?", " ", stretch
     )  # "labour per repair order"
     # an item of a ranked list ("1. Eastside: 42"): its lead-in is the statement, which names
     # the metric, not the item's other figures
     lead = ranked_list_lead(ctx.answer, ctx.layout, start)
-    statement = ctx.answer[slice(*(lead or ctx.layout.sentence_of(start)))]
+    statement = ctx.answer[
+        slice(*(lead or _clause(ctx.answer, ctx.layout.sentence_of(start), start)))
+    ]
     if claim.bound == "at_most" or lead:  # a member of a listed top N: the statement names it
         stretch = statement
     label_words = ctx.label_words
@@ -353,12 +412,19 @@ def verify_ranking(
     top = max(score(s) for s in candidates)
     specific = metric_words(frozenset(words)) - _GENERIC_RANK_WORDS  # "and December the best"
     figured = [s for s in candidates if s.facts[0].series == figure]
+    of_unit = [s for s in candidates if figure_unit and s.kind == family(figure_unit)]
+    by_sentence = False
     if top[0] == 0 and not specific and len(figured) == 1:  # "Retail ranks third at $67.0K"
         candidates, top = figured, score(figured[0])
+    elif top[0] == 0 and not specific and len(of_unit) == 1:  # "… second at $45K": a guess
+        candidates, top, by_sentence = of_unit, score(of_unit[0]), True
     counted = _words(clause) - _GENERIC_RANK_WORDS - label_words
     if counted and not any(s.meaning & counted for s in candidates):
         return _with(unverifiable, "the words before it name no metric the references rank")
-    by_sentence = False
+    alike = len({score(s)[0] for s in candidates}) == 1  # its words tell none apart
+    whole = _whole_count(text, candidates) if alike and not specific else []
+    if whole:  # "May was the busiest month": the most of everything counted, a guess
+        candidates, top, by_sentence = whole, score(whole[0]), True
     # "January was the quietest month, with $6,312 of new MRR": the sentence names one of several
     # series (the only one holding the entity needs no naming)
     if top[0] == 0 and not specific and len(candidates) > 1:
@@ -368,9 +434,12 @@ def verify_ranking(
         if best_words and len(named_by_sentence) == 1:
             words, by_sentence = words | rest, True  # before scoring: score reads words
             top = score(named_by_sentence[0])
+    by_order = _ordered(candidates, specific, ctx.question)
     if top[0] == 0 and specific and len(candidates) > 1:
         if not _one_of_its_kind(candidates, top, score):
-            return _with(unverifiable, "its words name no metric the references rank")
+            if not by_order:
+                return _with(unverifiable, "its words name no metric the references rank")
+            candidates, top = by_order, score(by_order[0])
         by_sentence = True  # "Riverside leads on volume": a guess by kind, never an accusation
     chosen = _by_own_words([s for s in candidates if score(s) == top], words)
     asked_metric = _asked_metric(ctx.question)
@@ -393,14 +462,19 @@ def verify_ranking(
     if len(chosen) > 1:  # else the reference's headline figure: the column in its own unit
         headline = [s for s in chosen if s.facts[0].unit == s.facts[0].source.unit]
         chosen = headline or chosen
+    by_order = _ordered(chosen, specific, ctx.question) if len(chosen) > 1 else by_order
+    if len(chosen) > 1 and by_order:  # "Collision was the biggest line": the reference's order
+        chosen, by_sentence = by_order, True
     if len(chosen) != 1:
         return _with(unverifiable, "several reference metrics could be the one ranked")
     series = chosen[0]
     if top == (0, False) and specific:
-        return _with(unverifiable, "its words name no metric the references rank")
+        if not any(s is series for s in by_order):
+            return _with(unverifiable, "its words name no metric the references rank")
+        by_sentence = True
     if words & _RATE_STEMS and series.kind != "rate" and not series.meaning & _RATE_STEMS:
         return _with(unverifiable, f"it ranks a rate, which {series.name} is not")
-    direction = _direction(claim, series, statement if lead else text)
+    direction = _direction(claim, series, statement if lead else continued + text)
     if direction is None:
         return _with(unverifiable, "the ranking's direction depends on the metric")
     members = list(series.facts)
@@ -415,10 +489,9 @@ def verify_ranking(
         return _with(unverifiable, f"{who} names several ranked values")
     value = members[where[0]].value
     values = [f.value for f in members]
-    ahead = sum((v > value) if direction == "highest" else (v < value) for v in values)
-    ties = sum(v == value for v in values) - 1
+    ahead, ties = _place(value, values, direction)
     rank = int(claim.value or 1)
-    holds = ahead + 1 <= rank if claim.bound == "at_most" else ahead + 1 <= rank <= ahead + 1 + ties
+    holds = _holds(claim, ahead, ties)
     ordered = sorted(members, key=lambda f: f.value, reverse=direction == "highest")
     listing = ", ".join(f"{f.describe()} = {fmt_value(f.value)}" for f in ordered[:_MAX_EVIDENCE])
     stated = f"within the {direction} {rank}" if claim.bound == "at_most" else f"#{rank}"
@@ -426,6 +499,14 @@ def verify_ranking(
         f"{who} ranks #{ahead + 1} of {len(values)} by {direction} value "
         f"(claimed {stated}): {listing}"
     )
+    shown = [f.value for f in members if f.labels & ctx.label_keys]
+    among_asked = len(shown) < len(values) and _asked_size(ctx.question) == len(shown)
+    if entity and among_asked and holds != _holds(claim, *_place(value, shown, direction)):
+        return _with(
+            unverifiable,
+            f"it may rank among the {len(shown)} the question asks for, where it does not hold "
+            f"as among all; {reason}",
+        )
     if not holds and by_sentence:  # the sentence may name several metrics: no accusation
         return _with(
             unverifiable,
@@ -439,11 +520,62 @@ def verify_ranking(
     )
 
 
+def _asked_size(question: str) -> int | None:
+    """How many entities the question asks for ("Which five adjusters…" → 5), if it says."""
+    found = _ASKED_SIZE.search(question)
+    size = found.group("n").lower() if found else ""
+    return int(size) if size.isdigit() else parse_word_number(size) if size else None
+
+
+def _place(value: float, values: Sequence[float], direction: str) -> tuple[int, int]:
+    """(how many values come before ``value`` in the ordering, how many tie with it)."""
+    ahead = sum((v > value) if direction == "highest" else (v < value) for v in values)
+    return ahead, sum(v == value for v in values) - 1
+
+
+def _holds(claim: Claim, ahead: int, ties: int) -> bool:
+    """Is the claim's rank (or its "within the top N") the place ``ahead`` and ``ties`` give?"""
+    rank = int(claim.value or 1)
+    return ahead + 1 <= rank if claim.bound == "at_most" else ahead + 1 <= rank <= ahead + 1 + ties
+
+
 def _by_own_words(chosen: list[Series], words: Collection[str]) -> list[Series]:
     """Of series named alike, the one whose own column the words name: "covers" names the
     ``covers`` column of ``monthly_covers``, not its ``reservations``."""
     own = [s for s in chosen if s.facts[0].own_meaning & set(words)]
     return own if len(own) == 1 else chosen
+
+
+def _ordered(candidates: Sequence[Series], words: frozenset[str], question: str) -> list[Series]:
+    """The one candidate its SQL reference orders its rows by ("ORDER BY leads DESC"), when the
+    claim's words name nothing the question does not ("Parkside lost the most" answering "how
+    many room nights were lost…"): the ranking the reference was written to show. A guess by
+    the reference, which may support but never accuse."""
+    if not words <= tokens(question):
+        return []
+    ordered = [s for s in candidates if _orders_by(s)]
+    return ordered if len(ordered) == 1 else []
+
+
+def _orders_by(series: Series) -> bool:
+    """Does the one SQL reference holding the series order its rows by the series' column?"""
+    source, column = series.facts[0].source, series.facts[0].column
+    if column is None or any(f.source is not source for f in series.facts):
+        return False
+    sql = source.reference.sql if source.reference.kind == "sql" else None
+    return bool(sql) and (_order_column(sql or "") or "").casefold() == column.casefold()
+
+
+@functools.lru_cache(maxsize=1024)
+def _order_column(sql: str) -> str | None:
+    """The column a query orders its rows by first ("ORDER BY leads DESC, source" → leads)."""
+    try:
+        tree = sqlglot.parse_one(sql)
+    except sqlglot.errors.ParseError:
+        return None
+    order = tree.args.get("order")
+    first = order.expressions[0].this if order and order.expressions else None
+    return first.name if isinstance(first, exp.Column) else None
 
 
 def _words(text: str) -> frozenset[str]:

@@ -1161,19 +1161,22 @@ _FIGURE_JOINT = re.compile(r"[ \t]*(?:[:(—–][ \t]*|(?:at|with)[ \t]+)")
 
 
 def _figure_of(
-    ranking: Claim,
-    claims: Sequence[Claim],
-    starts: Sequence[int],
-    answer: str,
-    stated: dict[str, tuple[int, str | None]],
-) -> tuple[int, str | None] | None:
-    """The series of the figure written right after a ranking ("ranks third at $67K", "came
-    second with 412") when the figure agrees with one series only: the metric it ranks.
+    ranking: Claim, claims: Sequence[Claim], starts: Sequence[int], answer: str
+) -> Claim | None:
+    """The figure written right after a ranking ("ranks third at $67K", "came second with
+    412"): the series it agrees with, else its unit, names the metric the ranking ranks.
     ``starts`` are the (sorted) starts of ``claims``."""
     i = bisect.bisect_left(starts, ranking.span[1])
     if i == len(claims) or not _FIGURE_JOINT.fullmatch(answer, ranking.span[1], starts[i]):
         return None
-    return stated.get(claims[i].id)
+    return claims[i]
+
+
+def _ranking_before(ranking: Claim, rankings: Sequence[Claim]) -> Claim | None:
+    """The ranking claim ending last before ``ranking`` starts, which "followed by X" counts on
+    from; ``rankings`` are the ranking claims of one place (no "top N"), sorted by their ends."""
+    i = bisect.bisect_right([c.span[1] for c in rankings], ranking.span[0])
+    return rankings[i - 1] if i else None
 
 
 def verify_claims(
@@ -1202,6 +1205,8 @@ def verify_claims(
             verifier.anchors.setdefault(id(stated), []).append(claim.span[0])
     verdicts = []
     starts = [c.span[0] for c in claims]
+    ranked = [c for c in claims if c.kind == "ranking" and c.bound is None]
+    rankings = sorted(ranked, key=lambda c: c.span[1])
     for claim in claims:
         name = _inside_a_name(claim, ctx)
         if name:
@@ -1213,8 +1218,11 @@ def verify_claims(
             verdicts.append(_unverifiable(claim, why, usable))
         elif claim.kind == "ranking":
             blank = _unverifiable(claim, "", usable)
-            figure = _figure_of(claim, claims, starts, ctx.answer, verifier.stated_series)
-            verdicts.append(verify_ranking(claim, ctx, facts, blank, figure))
+            figure = _figure_of(claim, claims, starts, ctx.answer)
+            series = verifier.stated_series.get(figure.id) if figure else None
+            previous = _ranking_before(claim, rankings)
+            unit = figure.unit if figure else None
+            verdicts.append(verify_ranking(claim, ctx, facts, blank, series, previous, unit))
         elif claim.value is None or claim.kind not in ("numeric", "comparison"):
             verdicts.append(_unverifiable(claim, "not a numeric claim", usable))
         else:

@@ -678,8 +678,10 @@ def test_the_figure_beside_a_ranking_names_the_metric_it_ranks() -> None:
     )
     assert run("South ranks second at $40K.", [books]) == [S, S]
     assert run("East came second with $31K.", [books]) == [C, S]
-    # a figure that agrees with no series names none: the ranking stays undecided
-    assert run("South ranks second at $45K.", [books])[0] == U
+    # a figure that agrees with no series names the metric by its unit only: a guess, which
+    # supports a ranking that holds by it and accuses none
+    assert run("South ranks second at $45K.", [books]) == [S, C]
+    assert run("East ranks second at $45K.", [books]) == [U, C]
 
 
 def test_a_label_written_in_lower_case_is_ranked_in_its_own_clause() -> None:

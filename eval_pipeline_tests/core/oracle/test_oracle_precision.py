@@ -793,21 +793,21 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     # a ranking by a rate ("the lowest late share") is not one by the count its words share
     # ("late loads"): each row's share has its own whole
     ("ranked by a rate", "", "Avon has the lowest late share.", [BY_DEPOT], [U]),
-    # the question's words pick one of two counts the claim's words cannot tell apart only as
-    # a guess, which may support but never accuse
+    # "the busiest month" has the most loads, not the most late loads (a part of them): a
+    # guess by the whole count, which may support but never accuse
     (
-        "metric of one kind from the question",
+        "busiest by the whole count",
         "Show monthly loads for Q1 2025, with the number of late loads.",
         "February was the busiest month.",
         [MONTHLY_LOADS],
-        [U],
+        [S],
     ),
     (
-        "metric of one kind from the question",
+        "busiest by the whole count",
         "Show monthly loads for Q1 2025, with the number of late loads.",
         "March was the busiest month.",
         [MONTHLY_LOADS],
-        [S],
+        [U],
     ),
     # a line break ends a ranking's clause: the next bullet's words name no metric of it
     (
