@@ -35,10 +35,12 @@ _SEPARATORS: tuple[tuple[re.Pattern[str], int], ...] = (
     (re.compile(r"\b(?i:and|but|while|whilst|whereas|versus|vs|compared|than|or|against)\b"), 1),
 )
 _CONTINUES = re.compile(
-    r"\s*(?:[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s*)?(?:,\s*or\b|[,/&]|\band\b|\bor\b|\bwith\b)?"
-    r"\s*\(?\s*"
-    r"(?:(?:for|of|at|in|on|totalling|worth)\s+)?"
+    r"\s*(?:[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s*)?(?:,\s*or\b|[,/&]|\band\b|\bor\b|\bwith\b)?\s*"
+    r"(?:\(\s*(?!(?:vs|versus|than|from|against|compared|up|down|prior|last|previous)\b)"
+    r"[a-z][\w.-]*\s+|\(?\s*(?:(?:for|of|at|in|on|totalling|worth)\s+)?)"
 )
+"""Between a bound number and the next that shares its binding: "West (59.6%, 305 done)",
+"243 units and $9.56M", "Google 646 (avg 4.09)" — not "646 (vs 597)", a figure compared."""
 _HEAD = re.compile(
     r"^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*(?P<head>[^:—–\n\d$€£%]{1,60}?|[^:—–\n]{0,40}?"
     r"(?:\d{1,2}\s+[A-Z][a-z]+|[A-Z][a-z]+\s+\d{4}|Q[1-4](?:\s+\d{4})?|\d{4}))"

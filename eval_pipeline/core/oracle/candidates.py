@@ -178,6 +178,16 @@ def _comparable_to(claim: Claim, binding: Binding, unit: Unit | None, fact: Fact
     )
 
 
+def _common_scope(facts: Sequence[Fact]) -> frozenset[str]:
+    """Scope labels that several references share ("service" beside the service scores of two
+    stores): naming one names all of them, as a category shared by rows names no row."""
+    sources: dict[str, set[int]] = {}
+    for fact in facts:
+        for label in fact.scope:
+            sources.setdefault(label, set()).add(id(fact.source))
+    return frozenset(label for label, found in sources.items() if len(found) > 1)
+
+
 def fits(claim: Claim, binding: Binding, facts: Sequence[Fact], unit: Unit | None) -> list[Fit]:
     out = [
         found
@@ -189,7 +199,26 @@ def fits(claim: Claim, binding: Binding, facts: Sequence[Fact], unit: Unit | Non
     most = max((f.matched for f in rows), default=0)
     # "Ironclad Academy: Enterprise X1, 186 seats": the rows naming most of the entities
     fewer = {id(f) for f in rows if f.matched != most}
+    fewer |= _named_less(binding.entities, [f for f in out if f.entity == "named"], facts)
     return [f for f in out if id(f) not in fewer]
+
+
+def _named_less(named: set[str], found: list[Fit], facts: Sequence[Fact]) -> set[int]:
+    """The references for other entities than the claim names, beside one for the entity it
+    names ("Route 66 averaged 3.6 on service surveys" beside the service scores of two stores):
+    ids of the fits whose scope holds fewer of its entities, bar labels several share. A
+    reference for a wider whole (the region, beside the region's completed sites) stays."""
+    scoped = [f for f in found if not f.fact.labels and f.fact.scope]
+    common = _common_scope(facts) if len(scoped) > 1 else frozenset()
+
+    def naming(f: Fit) -> int:
+        return len(named & f.fact.scope - common)
+
+    return {
+        id(f)
+        for f in scoped
+        if any(naming(g) > naming(f) and not f.fact.filters <= g.fact.filters for g in scoped)
+    }
 
 
 def best(found: Sequence[Fit]) -> list[Fit]:

@@ -22,6 +22,9 @@ _TITLES = re.compile(r"^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+", re.IGNORECASE)
 _MIN_SHORT = 4
 _WORDY = re.compile(r"[^\W\d_].|.[^\W\d_]")  # a letter in two characters or more: "X5", "F-150"
 _BUCKET = re.compile(r"\d[\d,.]*\s*(?:[-–]\s*\d[\d,.]*|\+)")  # a band: "1-50", "1000+"
+_MODIFIED = r"[a-z]{3,}\b(?!-)"
+"""The word after a label's hyphen in a compound before a noun ("High-severity claims"): it
+still names the label; a longer hyphenated name ("Route 66-Plus", "X-1-B") does not."""
 _KEY_VALUE = re.compile(r"\w+_\w+\s+\S+")  # "physician_id 2": a key column's value, not a name
 
 
@@ -91,8 +94,11 @@ def _pattern(form: str, exact_case: bool) -> re.Pattern[str]:
     body = body.replace(r"\.", r"\.?").replace(r"\-", "[-–—]")  # "3–6 km" for "3-6 km"
     acronym = form.isupper() and len(form) <= 3
     flags = 0 if acronym or exact_case else re.IGNORECASE
-    # a category value in lower case heads a compound ("low-priority tickets")
-    after = r"(?![\w-])" if not form.islower() else r"(?!\w|-(?![a-z]))"
+    # a label heads a compound before a noun ("High-severity claims", "low-priority tickets"),
+    # but "North-east: 12" names no "North"; a category in lower case heads any compound
+    after = (
+        r"(?!\w|-(?-i:(?![a-z])))" if form.islower() else rf"(?!\w|-(?-i:(?!{_MODIFIED}\s+[a-z])))"
+    )
     return re.compile(rf"(?<![\w-]){body}(?:e?s)?(?:['’]s)?{after}", flags)
 
 

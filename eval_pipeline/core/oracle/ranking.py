@@ -194,6 +194,9 @@ _SIZE = r"(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
 _RELATIVE = re.compile(rf"\b(?i:of|among)\s+(?:the|these|those|all)\s+{_SIZE}")
 _ASKED_SIZE = re.compile(rf"(?i)\b(?:top|bottom|which|what|the)\s+{_SIZE}")
 """The size of the group a question asks for: "Which five adjusters…", "the top 5 reps"."""
+_PART_OF_WHOLE = re.compile(r"\d\s+(?i:of|out\s+of)\s+[$€£]?\d")
+"""A figure written as a part of its whole ("reopened the most: 22 of 104"): what is ranked is
+the rate, whatever the words say."""
 
 
 @dataclass(frozen=True)
@@ -472,7 +475,8 @@ def verify_ranking(
         if not any(s is series for s in by_order):
             return _with(unverifiable, "its words name no metric the references rank")
         by_sentence = True
-    if words & _RATE_STEMS and series.kind != "rate" and not series.meaning & _RATE_STEMS:
+    rated = words & _RATE_STEMS or _PART_OF_WHOLE.search(stretch)
+    if rated and series.kind != "rate" and not series.meaning & _RATE_STEMS:
         return _with(unverifiable, f"it ranks a rate, which {series.name} is not")
     direction = _direction(claim, series, statement if lead else continued + text)
     if direction is None:

@@ -408,16 +408,21 @@ class _Verifier:
             if (found := ctx.layout.cell_of(c.span[0])) is not None
         }
         """Claim id → (table, column) of the table cell it is written in."""
+        self._places = {**_list_places(claims, ctx), **self._columns}
+        """Claim id → its table column, or its list and its place among its item's figures."""
+        self._at_place: dict[tuple[object, ...], Counter[tuple[int, str | None]]] | None = None
         self._ordered = sorted(claims, key=lambda c: c.span)
         self._starts = [c.span[0] for c in self._ordered]
         self._truths: dict[str, tuple[float, Unit | None, tuple[Fact, ...]]] = {}
         """Claim id → the true value of what it states (unit, facts), once decided."""
         self._checked: set[str] = set()
+        self._units = {c.id: claim_unit(c, bindings[c.id]) for c in claims}
 
     def anchor(self, claim: Claim, binding: Binding) -> Fact | None:
         """The fact a level claim states directly, right or wrong: what ties its sentence to a
-        metric, so a change derived in that sentence may be held against another claim."""
-        if claim.kind != "numeric" or claim.value is None or claim.per is not None:
+        metric, so a change derived in that sentence may be held against another claim. A
+        share of items ("7 in 10") notes the series it states, and anchors none."""
+        if claim.kind != "numeric" or claim.value is None:
             return None
         unit = claim_unit(claim, binding)
         direct = fits(claim, binding, self.facts, unit)
@@ -425,6 +430,8 @@ class _Verifier:
         agreeing = [f.fact for f in direct if check.level(f.fact) and f.entity != "row"]
         if len({f.series for f in agreeing}) == 1:
             self.stated_series[claim.id] = agreeing[0].series
+        if claim.per is not None:
+            return None
         if agreeing:
             return agreeing[0]
         target, _ = self._target(claim, binding, direct, among_others=False)
@@ -455,6 +462,7 @@ class _Verifier:
         levels = self.facts if signed else self.levels
         direct = fits(claim, binding, levels, unit) if claim.kind != "comparison" else []
         direct = self._of_its_column(claim, binding, direct)
+        direct = self._left_by_the_others(claim, binding, check, direct)
         for found in _plausible(claim, unit, direct):
             if check.level(found.fact) and found.entity != "row":
                 return self._kept(
@@ -545,18 +553,17 @@ class _Verifier:
         return found[0] if len(found) == 1 else None
 
     def _of_its_column(self, claim: Claim, binding: Binding, direct: list[Fit]) -> list[Fit]:
-        """A table's column holds one quantity: when other cells of the claim's column state
-        the values of one series for their rows (two at least, and of no other series), the
-        claim is of that series too, unless its header names another ("| Paid |" over
-        indemnity amounts beside a reserve column)."""
-        column = self._columns.get(claim.id) if binding.in_table else None
+        """A table's column holds one quantity, and so does one place in the items of a list
+        ("- West: 7 in 10" then "- East: 6 in 10"): when the other claims of the claim's column
+        or place state the values of one series for their rows (two at least, and of no other
+        series), the claim is of that series too, unless its words name another ("| Paid |"
+        over indemnity amounts beside a reserve column)."""
+        column = self._places.get(claim.id)
         if column is None:
             return direct
-        stated = Counter(
-            self.stated_series[other]
-            for other, place in self._columns.items()
-            if place == column and other != claim.id and other in self.stated_series
-        )
+        stated = self._stated_at(column).copy()
+        stated.subtract([self.stated_series[claim.id]] if claim.id in self.stated_series else [])
+        stated = +stated  # the other claims' series only
         if len(stated) != 1 or stated.most_common(1)[0][1] < 2:
             return direct
         series = next(iter(stated))
@@ -564,6 +571,16 @@ class _Verifier:
         if not own or max(f.score for f in own) < max(f.score for f in direct):
             return direct  # its header names another quantity: a swapped column is an error
         return own
+
+    def _stated_at(self, place: tuple[object, ...]) -> Counter[tuple[int, str | None]]:
+        """The series the claims of one column or list place state, counted once (after every
+        claim's series is noted): a long list would otherwise be read once per claim."""
+        if self._at_place is None:
+            self._at_place = {}
+            for other, at in self._places.items():
+                if other in self.stated_series:
+                    self._at_place.setdefault(at, Counter())[self.stated_series[other]] += 1
+        return self._at_place.get(place, Counter())
 
     def _of_its_column_series(self, claim: Claim, found: list[Derived]) -> list[Derived]:
         """Of several derivations, the ones over the series most other cells of the claim's
@@ -967,6 +984,7 @@ class _Verifier:
         if (
             noun is not None
             and noun not in own
+            and not self._named_beside(claim, binding, noun)
             and (
                 any(noun in f.meaning for f in self.facts)
                 or (alike > 1 and not binding.meaning & first.fact.own_meaning)
@@ -1027,11 +1045,43 @@ class _Verifier:
             return left
         return top
 
-    def _stated_beside(self, claim: Claim, binding: Binding, fact: Fact) -> bool:
-        """Does another claim of its sentence, bound to the fact's row, state its value?"""
+    def _left_by_the_others(
+        self, claim: Claim, binding: Binding, check: _Check, found: list[Fit]
+    ) -> list[Fit]:
+        """A sentence states each quantity of a row once: of a row's columns, the ones another
+        claim of the sentence states in the claim's unit ("22 of 104": the 22 reopened) are not
+        what the claim states, unless it states them too. A restatement in another unit ("44.7
+        hours (about 2 days)") is the same quantity."""
+        unit = claim_unit(claim, binding)
+        taken = {
+            id(f)
+            for f in found
+            if not check.level(f.fact) and self._stated_beside(claim, binding, f.fact, unit)
+        }
+        rows = {(id(f.fact.source), f.fact.position) for f in found if id(f) in taken}
+        left = [f for f in found if id(f) not in taken]
+        if any((id(f.fact.source), f.fact.position) in rows for f in left):
+            return left
+        return found
+
+    def _named_beside(self, claim: Claim, binding: Binding, noun: str) -> bool:
+        """Does the noun after the claim name a quantity another claim of its sentence states
+        for the same row ("30 of 315 denied": the denials are the 30)? Then it is that claim's."""
+        return any(
+            noun in f.meaning and self._stated_beside(claim, binding, f)
+            for f in self.facts
+            if not binding.entities or binding.entities & (f.labels or f.scope)
+        )
+
+    def _stated_beside(
+        self, claim: Claim, binding: Binding, fact: Fact, unit: Unit | None = None
+    ) -> bool:
+        """Does another claim of its sentence, bound to the fact's row, state its value (in
+        ``unit`` when given)?"""
         return any(
             self.bindings[other].sentence == binding.sentence
             and self.bindings[other].entities & (fact.labels or fact.scope)
+            and (unit is None or self._units.get(other) == unit)
             for other in self._stating_ids(fact) - {claim.id}
             if other in self.bindings
         )
@@ -1146,6 +1196,21 @@ class _Verifier:
                 and _Check(other, other.unit, self.rule).level(fact)
             }
         return self._stating[id(fact)]
+
+
+def _list_places(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, tuple[object, ...]]:
+    """Claim id → (its list's lead-in, its place among its list item's figures) for the numeric
+    claims written in list items: the items of one list state their figures in one order."""
+    items: dict[tuple[int, int], list[Claim]] = {}
+    for claim in sorted(claims, key=lambda c: c.span):
+        item = ctx.layout.item_of(claim.span[0])
+        if item is not None and claim.kind == "numeric" and claim.value is not None:
+            items.setdefault((item.start, item.end), []).append(claim)
+    return {
+        claim.id: ("item", ctx.layout.lead_in(start), place)
+        for (start, _), listed in items.items()
+        for place, claim in enumerate(listed)
+    }
 
 
 def _inside_a_name(claim: Claim, ctx: AnswerContext) -> str:
