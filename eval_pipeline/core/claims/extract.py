@@ -477,6 +477,10 @@ def _range(text: str, low: ParsedNumber, high: ParsedNumber) -> Claim | None:
     the first number taking the unit and scale written only after the second."""
     if low.bound or high.bound or low.value < 0 or high.value < 0:
         return None
+    if _PLAIN_UNITS.isdisjoint((low.unit, high.unit)) and low.unit != high.unit:
+        return None  # "rose about 5% to $1.12M": a change and a level, no range
+    if low.value > high.value and _TO_ONE.match(text, low.end):
+        return None  # "about 2.3 to 1": a ratio
     joint = text[low.end : high.start]
     between = search_before(_BETWEEN_BEFORE, text, low.start, 30)
     if between and re.fullmatch(r"\s+(?i:and)\s+", joint):
@@ -631,6 +635,8 @@ def _numeric_claims(text: str, numbers: list[ParsedNumber]) -> list[Claim]:
         to_one = _TO_ONE.match(text, current.end)
         if to_one and current.unit in ("count", "number"):
             claims.append(_claim(current, span=(current.start, to_one.end()), unit="ratio"))
+            if nxt is not None and nxt.start < to_one.end():
+                i += 1  # the "1" of "2.3 to 1" is part of the ratio
         else:
             claims.append(_as_change(text, _claim(current)))
         i += 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from eval_pipeline.core.claims.layout import Row, Table
 from eval_pipeline.core.claims.numbers import WORD_VALUES
@@ -72,6 +72,8 @@ SPREAD_CUE = re.compile(
 )
 """Words of the gap between a column's extremes: "the spread", "top to bottom", "between the
 highest and lowest tier"."""
+GAP_CUE = re.compile(r"\b(?i:gap|difference|apart|spread|separat\w*|margin)\b")
+"""Words naming the size of a gap between two values."""
 _COMPLEMENT = re.compile(
     r"\b(?i:un\w+|not|non-\w+|didn['’]t|did\s+not|remaining|rest|other|missed|outstanding|"
     r"wouldn['’]t|would\s+not|never|without)\b"
@@ -180,9 +182,10 @@ def _amount(fact: Fact) -> bool:
 
 _OWN_MOVE = re.compile(
     r"\b(?i:lost|gained|fell|rose|dropped|grew|shed|added|declined|increased|decreased)"
-    r"\s+(?:by\s+)?$"
+    r"\s+(?:(?i:by|only|just|a\s+mere|some)\s+)*$"
 )
-"""A past verb of change right before a number: the subject's own movement, not a gap."""
+"""A past verb of change right before a number ("grew only 3.5%"): the subject's own
+movement, not a gap."""
 
 _MAX_RUN = 12
 """Rows a sentence adds up or compares: a few, not a whole report's (bounds the work)."""
@@ -242,6 +245,7 @@ class Deriver:
             for k in keys:
                 self._whole_candidates.setdefault(k, []).append(fact)
         self._wholes: dict[int, list[Fact]] = {}
+        self._one_metric = all(_same_metric(f, self.facts[0]) for f in self.facts[1:])
 
     def _first_of_each_series(
         self, usable: Callable[[Fact], bool]
@@ -264,6 +268,11 @@ class Deriver:
         left = max((m.end() for m in joins if m.end() <= claim.span[0]), default=start)
         right = min((m.start() for m in joins if m.start() >= claim.span[1]), default=end)
         return left, right
+
+    def sentence_phrase(self, claim: Claim, binding: Binding) -> tuple[int, int]:
+        """The claim's sentence cut where a new clause is joined on: its own statement, across
+        dashes and brackets ("34 in the week of 27 January — about 43% below the peak")."""
+        return self._phrase(claim, replace(binding, clause=binding.sentence))
 
     def _named(self, binding: Binding) -> tuple[list[str], list[Period]]:
         """Entities and periods named in the claim's sentence, else in the question."""
@@ -359,6 +368,7 @@ class Deriver:
             claim.kind == "comparison"
             or written_signed(claim)
             or (fam in ("rate", None) and RELATIVE_CUE.search(near))
+            or (fam == "rate" and GAP_CUE.search(near))
         ):
             out += self.changes(claim, binding, unit)
         if fam != "ratio" and SPREAD_CUE.search(text, binding.sentence[0], claim.span[0]):
@@ -525,7 +535,8 @@ class Deriver:
                 and (a.scope == b.scope or a.filters == b.filters)  # labelled "Q1 2024", "Q1 2025"
             ):
                 later, earlier = (a, b) if _later(pa, pb) else (b, a)
-                found.append((later, earlier, len(periods) == 2, True))
+                own = not binding.entities or ea in binding.entities  # "X (+16%)": X's change
+                found.append((later, earlier, len(periods) == 2 and own, True))
         return found
 
     def _against_overall(
@@ -571,6 +582,74 @@ class Deriver:
                     out.append((fact, year_before[0], True, True))  # January 2025 on January 2024
                 else:
                     out.append((fact, latest[1], _adjacent(latest[0], own[0]), True))
+        return out
+
+    def _to_base(self, claim: Claim, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
+        """For a change whose clause names the period it is measured from ("a cut of 2.1
+        minutes since 2023", "24% above 2023", "up 59% on January"), or whose sentence spans
+        the whole ("over the period"): each row's value for the later period (the one the
+        clause names, else its latest) over its value for the base (else its earliest). A
+        period only inferred pins the pair when the answer has named it before the claim."""
+        start, end = self._phrase(claim, binding)
+        text = self.ctx.answer
+        mentions = self.ctx.periods_in(start, end)
+        bases = {m.period for m in mentions if _written_as_a_base(text, m.start)}
+        subjects = {m.period for m in mentions} - bases
+        over = _OVER_THE_PERIOD.search(text, *binding.sentence)
+        if len(bases) > 1 or len(subjects) > 1 or not (bases or (over and not mentions)):
+            return []
+        base, subject = next(iter(bases), None), next(iter(subjects), None)
+        named = [m.period for m in self.ctx.periods_in(0, claim.span[0])]
+        start_at = base or _earliest(p for f in self.facts if (p := _period_of(f)) is not None)
+        out = []
+        for fact in self.facts:
+            period = _period_of(fact)
+            if period is None or start_at is None or not _in(period, start_at):
+                continue
+            if binding.entities and not any(map(fact.is_for, binding.entities)):
+                continue
+            peers = self._peers(fact, period)
+            later = [
+                (p, o) for p, o in peers if (_in(p, subject) if subject else _later(p, period))
+            ]
+            if later:
+                top_period, top = max(
+                    later, key=lambda pair: pair[0].bounds(pair[0].year or 2000)[0]
+                )
+                told = all(
+                    any(_in(p, n) for n in named)
+                    for p, given in ((top_period, subject), (period, base))
+                    if given is None
+                )
+                out.append((top, fact, told, True))
+        if len({(a.labels, a.scope) for a, _, _, _ in out}) > 1 and not binding.entities:
+            return [(a, b, False, True) for a, b, _, _ in out]  # whose change, it does not say
+        return out
+
+    def period_led(self, claim: Claim, binding: Binding) -> bool:
+        """Is the claim's clause about a period's value of the case's only quantity ("2025 was
+        down 6%, still 24% above 2023")? Its words then need not name that quantity."""
+        start, _ = self.sentence_phrase(claim, binding)
+        first = next(iter(self.ctx.periods_in(start, claim.span[0])), None)
+        return (
+            self._one_metric
+            and first is not None
+            and _LEADING.fullmatch(self.ctx.answer, start, first.start) is not None
+        )
+
+    def _peers(self, fact: Fact, period: Period) -> list[tuple[Period, Fact]]:
+        """The other values of the fact's metric and row, by their period of its grain."""
+        out = []
+        for other in self._labelled[fact.labels]:
+            p = _period_of(other)
+            if (
+                other is not fact
+                and p is not None
+                and p.grain == period.grain
+                and other.scope == fact.scope
+                and _same_metric(fact, other)
+            ):
+                out.append((p, other))
         return out
 
     def _a_base(self, binding: Binding, period: Period) -> bool:
@@ -639,6 +718,60 @@ class Deriver:
             return []  # of one period: two quantities of one row, each of a known unit
         return [(a, b, True, False), (b, a, True, False)]
 
+    def _to_extreme(
+        self, claim: Claim, binding: Binding
+    ) -> list[tuple[Fact, Fact, bool, bool]] | None:
+        """For a change to a column's extreme ("about 43% below the peak"): each value its
+        statement states before it against its column's highest (or lowest) value, unpinned,
+        since which value is the peak is read from the references, not from the words. None
+        when the claim names no extreme."""
+        text = self.ctx.answer
+        end = min(claim.span[1] + 30, binding.sentence[1])
+        named = _TO_EXTREME.search(text, claim.span[0], end)
+        if named is None:
+            return None
+        high = named.group(1).lower() in ("peak", "high", "top", "maximum", "record")
+        pick = max if high else min
+        start, _ = self.sentence_phrase(claim, binding)
+        at = self._first_anchors(self.facts, start, claim.span[0])
+        out = []
+        for fact in self.facts:
+            members = self.series[fact.series]
+            if id(fact) not in at or len(members) < 3:
+                continue
+            extreme = pick(members, key=lambda f: f.value)
+            if extreme is not fact:
+                out.append((fact, extreme, False, True))
+        return out
+
+    def _to_last_stated(
+        self, claim: Claim, binding: Binding
+    ) -> list[tuple[Fact, Fact, bool, bool]]:
+        """For a gap naming one row only ("X was lowest at 106.2, 13.5 less"): that row's value
+        and the other row's value of its metric and period stated last before it, unordered
+        and unpinned, since the other side is only inferred."""
+        if len(binding.entities) != 1:
+            return []
+        at = self._first_anchors(self.facts, 0, claim.span[0])
+        here = self._first_anchors(
+            self.facts, self.sentence_phrase(claim, binding)[0], claim.span[0]
+        )
+        out = []
+        for a in self.facts:
+            if id(a) not in here or not any(map(a.is_for, binding.entities)):
+                continue  # its own value stated first: "lowest at 106.2, 13.5 less"
+            others = [
+                b
+                for b in self.facts
+                if id(b) in at
+                and not any(map(b.is_for, binding.entities))
+                and b.periods == a.periods
+                and _same_metric(a, b)
+            ]
+            if others:
+                out.append((a, max(others, key=lambda b: at[id(b)]), False, False))
+        return out
+
     def _row_gaps(self, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
         """For a gap between two quantities of one named row ("Fleet 25 came in $201K under
         reserve" beside its reserve and its payments): each pair of its columns of one unit
@@ -662,6 +795,9 @@ class Deriver:
         out: list[Derived] = []
         own = self._own_pair(claim, binding)
         pairs = own or self._against_overall(claim, binding, self._pairs(binding))
+        extreme = self._to_extreme(claim, binding)
+        if extreme is not None:
+            pairs = own = extreme
         if written_signed(claim) and claim.kind != "comparison":
             # "South +0.9 minutes" against something unnamed: not its gap to another named row
             pairs = own or [p for p in pairs if p[3]]
@@ -669,12 +805,17 @@ class Deriver:
             self.ctx.answer, max(0, claim.span[0] - 25), claim.span[0]
         ):
             pairs = [p for p in pairs if p[3]]  # "APAC lost 8": its own change, no gap to LATAM
+        if not pairs or not any(p[2] for p in pairs):
+            pairs = self._to_base(claim, binding) or pairs
         if not pairs:
             pairs = self._previous(binding)
         if not pairs:
             pairs = self._stated_pair(claim, binding)
+        if not pairs:  # "billed $125.2K, up from $102.1K — growth of 22%": the sentence's two
+            start, _ = self.sentence_phrase(claim, binding)
+            pairs = self._stated_pair(claim, replace(binding, clause=(start, binding.clause[1])))
         if not pairs and claim.kind == "comparison":
-            pairs = self._row_gaps(binding)
+            pairs = self._row_gaps(binding) or self._to_last_stated(claim, binding)
         for a, b, pinned, ordered in pairs:
             rate = a.unit in RATES
             factor = 100.0 if a.unit == "fraction" else 1.0
@@ -918,6 +1059,45 @@ class Deriver:
                     continue
                 out.append(Derived(a.value / b.value, a.unit, (a, b), "amount per item", False))
         return out
+
+
+_OVER_THE_PERIOD = re.compile(
+    r"\b(?i:over|across|throughout)\s+(?:the|that|this|these|those)\s+(?:whole\s+|entire\s+)?"
+    r"(?:period|span|stretch|window|(?:\w+\s+)?(?:years|quarters|months|weeks))\b"
+)
+"""A change over the whole span of the values ("over the period", "over the two years")."""
+_TO_EXTREME = re.compile(
+    r"\b(?i:below|above|under|off|from|than|on)\s+(?i:the|its|their)\s+(?:[\w-]+\s+)?"
+    r"(?i:(peak|high|top|maximum|record|low|trough|bottom|minimum))s?\b"
+)
+"""A change measured against a column's extreme: "below the peak", "above its January low"."""
+_LEADING = re.compile(r"[\W_]*(?:(?i:and|but|while|whereas|the|in|by)\s+)*")
+"""Words a clause may open with before its subject."""
+_BASE_AFTER = re.compile(r"\b(?i:on|above|below|ahead\s+of|behind)\s+(?:the\s+)?$")
+"""Before the period a comparative is measured from: "up 59% on January", "above 2023"."""
+
+
+def _written_as_a_base(text: str, start: int) -> bool:
+    """Is the period at ``start`` what a change is measured from ("since 2023", "vs Q1",
+    "24% above 2023", "up 59% on January")?"""
+    return written_as_base(text, start) or bool(_BASE_AFTER.search(text, max(0, start - 12), start))
+
+
+def _period_of(fact: Fact) -> Period | None:
+    """The period a fact is for: its row's, else its reference's only one."""
+    if fact.row_period is not None:
+        return fact.row_period
+    return fact.periods[0] if len(fact.periods) == 1 else None
+
+
+def _earliest(periods: Iterable[Period]) -> Period | None:
+    """The period that starts first ("over the period" runs from it)."""
+    return min(periods, key=lambda p: p.bounds(p.year or 2000)[0], default=None)
+
+
+def _in(period: Period, named: Period) -> bool:
+    """Is a fact's period the one named (of its grain)?"""
+    return period.grain == named.grain and period.within(named)
 
 
 def _adjacent(earlier: Period, later: Period) -> bool:

@@ -29,6 +29,7 @@ from eval_pipeline.core.oracle.candidates import (
     known_scale,
 )
 from eval_pipeline.core.oracle.derived import (
+    GAP_CUE,
     RELATIVE_CUE,
     SUM_CUE,
     Derived,
@@ -77,7 +78,6 @@ _ELSEWHERE = re.compile(
     r"usually|normally|peers?|competitors?|elsewhere)\b"
 )
 _SCORE_NAME = re.compile(r"(?i)score|rating|rated|csat|satisf|nps|stars?")
-_GAP = re.compile(r"\b(?i:gap|difference|apart|spread|separat\w*|margin)\b")
 _REMAINDER = re.compile(
     r"\b(?i:un\w+(?:ed|paid)|outstanding|remaining|remainder|balance|left\s+over|leftover)\b"
 )
@@ -518,6 +518,11 @@ class _Verifier:
         ]
         if claim.kind != "comparison":  # a change's words name its levels' quantity too
             pinned = _of_the_quantity_named(binding, pinned)
+        else:
+            pinned = self._of_the_column_named(claim, binding, pinned)
+        in_phrase = [d for d in pinned if self._stated_in_its_phrase(claim, binding, d)]
+        if in_phrase and len({d.facts[0].series for d in pinned}) > 1:
+            pinned = in_phrase  # "lowest at 55.0%, 11.7 points behind X": the 55.0%'s column
         if pinned and len({frozenset(map(id, d.facts)) for d in pinned}) == 1:
             other = self._value_of_another(claim, binding, check, pinned[0].facts)
             if other is not None:
@@ -728,7 +733,7 @@ class _Verifier:
             max(binding.clause[0], claim.span[0] - 50) : min(binding.clause[1], claim.span[1] + 20)
         ]
         before = self.ctx.answer[max(binding.sentence[0], claim.span[0] - 80) : claim.span[0]]
-        if claim.kind == "numeric" and _GAP.search(before):
+        if claim.kind == "numeric" and GAP_CUE.search(before):
             return "a gap between two values, which no two named reference values give"
         said = {m.group().lower() for m in _STATISTIC.finditer(near)}
         if said and not any(word in f.quantity_name.lower() for f in self.facts for word in said):
@@ -819,8 +824,10 @@ class _Verifier:
             return unit == "ratio"
         if found.how in ("amount per item", "mean", "spread"):
             return True
-        if found.how == "difference" and written_signed(claim):
-            return True  # "(+$131 per account)" after the two levels it is the gap of
+        if found.how == "difference" and (
+            written_signed(claim) or (found.pinned and self._names_a_gap(claim, binding))
+        ):
+            return True  # "(+$131 per account)", "a gap of 0.1 days" after its two levels
         if found.how == "relative change" and claim.kind != "comparison":
             # "an increase of 871 visits, or 16.35%": a level written as the size of a change
             return unit in ("percent", "fraction") and bool(RELATIVE_CUE.search(near))
@@ -844,14 +851,21 @@ class _Verifier:
             and all((f.labels or f.scope) & named for f in found.facts)
             and len({frozenset((f.labels or f.scope) & named) for f in found.facts}) == 2
         )
-        if not (anchored or by_name) and not any(sentence & f.meaning for f in found.facts):
+        led = found.how in ("relative change", "difference") and self.deriver.period_led(
+            claim, binding
+        )
+        if not (anchored or by_name or led) and not any(sentence & f.meaning for f in found.facts):
             return False
         noun = head_noun(text, claim)
         if noun is not None and not any(noun in f.meaning for f in found.facts):
             return False
         if not self._cued(claim, binding, unit, found) or found.how.startswith("complement"):
             return False
-        if found.how in ("relative change", "difference") and claim.kind != "comparison":
+        if (
+            found.how in ("relative change", "difference")
+            and claim.kind != "comparison"
+            and not (found.how == "difference" and self._gap_of_stated(claim, binding, found))
+        ):
             return False  # a level read as a change's size supports, never accuses
         if found.how in ("relative change", "difference", "ratio") and (
             self._than_nothing_named(claim, binding)  # "40 more than the two at the bottom"
@@ -879,6 +893,46 @@ class _Verifier:
                 unit == "percent" and found.unit == "points"
             )
         return True
+
+    def _of_the_column_named(
+        self, claim: Claim, binding: Binding, found: list[Derived]
+    ) -> list[Derived]:
+        """Of changes over several columns ("July covers were up 13.1%" beside reservations,
+        covers and no-show rate by month), those of the one column its statement names."""
+        start, end = self.deriver.sentence_phrase(claim, binding)
+        words = tokens(self.ctx.answer[start:end])
+        chosen = [d for d in found if words & d.facts[0].own_meaning]
+        return chosen if len({d.facts[0].series for d in chosen}) == 1 else found
+
+    def _stated_in_its_phrase(self, claim: Claim, binding: Binding, found: Derived) -> bool:
+        """Does a claim of the claim's own statement state one of the derived value's facts
+        before it?"""
+        start, _ = self.deriver.sentence_phrase(claim, binding)
+        return any(
+            start <= p < claim.span[0] for f in found.facts for p in self.anchors.get(id(f), ())
+        )
+
+    def _names_a_gap(self, claim: Claim, binding: Binding) -> bool:
+        """Does the claim's clause call it the size of a gap ("a gap of about 0.1 days", "the
+        difference is 0.5 points")?"""
+        start = max(binding.clause[0], claim.span[0] - 40)
+        return (
+            claim.kind == "numeric"
+            and bool(GAP_CUE.search(self.ctx.answer, start, claim.span[0]))
+            and not self._outside_the_references(binding, self.facts)
+        )
+
+    def _gap_of_stated(self, claim: Claim, binding: Binding, found: Derived) -> bool:
+        """Is the claim a gap its words name, between two values its sentence states before it
+        ("38.4 days … 38.5 days — a gap of 0.1 days")? It is then the difference of those two."""
+        return (
+            found.pinned
+            and self._names_a_gap(claim, binding)
+            and all(
+                any(binding.sentence[0] <= p < claim.span[0] for p in self.anchors.get(id(f), ()))
+                for f in found.facts
+            )
+        )
 
     def _each_its_own(self, claim: Claim, binding: Binding, found: Derived) -> bool:
         """Has the other entity of a gap its own comparison in the claim's sentence ("Southeast

@@ -849,13 +849,14 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
         [ACCOUNTS],
         [C, S],
     ),
-    # a period after "vs" is the base of a change, not the period whose change it is
+    # a period after "vs" is the base of a change, not the period whose change it is: the
+    # change is to the later period the answer named (2025), −6.06 points
     (
         "period a change is against",
         "",
         "- 2025: 71.8%\n- vs 2024 (77.85%): −6.1 pts",
         [LOSS_BY_YEAR],
-        [S, S, U],
+        [S, S, S],
     ),
     ("period a change is against", "", "- 2024 (77.85%): +16.5 pts", [LOSS_BY_YEAR], [S, S]),
     # two entities each with its own gap ("X … more and Y … less") are each against something
