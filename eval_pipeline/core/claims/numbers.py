@@ -101,7 +101,7 @@ _BOUNDS_BEFORE: tuple[tuple[re.Pattern[str], Bound], ...] = (
     (_AT_LEAST_BEFORE, "at_least"),
 )
 _DURATIONS: tuple[tuple[Unit, str], ...] = (
-    ("seconds", r"sec(?:ond)?s?"),
+    ("seconds", r"sec(?:ond)?s?|(?<=[ \t])(?-i:s)(?!['’])"),  # "606 s", not "the 1990s" or "8 's"
     ("minutes", r"min(?:ute)?s?"),
     ("hours", r"h(?:(?:ou)?rs?)?"),
     ("days", r"(?:(?:calendar|business|working)\s+)?days?"),

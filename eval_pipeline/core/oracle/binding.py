@@ -78,6 +78,9 @@ class Binding:
     """Words of its sentence (or table row and header) and of the line introducing its list."""
     loose_periods: list[Period] = field(default_factory=list)
     """Periods its sentence names that no claim took ("In 2024, a partial year, X led with …")."""
+    answer_labels: frozenset[str] = frozenset()
+    """Keys of every label the answer names: a reference's own label it never names cannot
+    tell that reference's figure from a named entity's ("all regions" beside "North")."""
 
 
 @dataclass
@@ -344,7 +347,7 @@ def _nearest_of_each_grain(claim: Claim, periods: list[Period], ctx: AnswerConte
 
 def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
     """The binding of every claim of the answer."""
-    bindings = {c.id: Binding() for c in claims}
+    bindings = {c.id: Binding(answer_labels=ctx.label_keys) for c in claims}
     prose = []
     for claim in claims:
         if not _table_binding(ctx, claim, bindings[claim.id]):

@@ -143,10 +143,10 @@ def fit(claim: Claim, binding: Binding, fact: Fact) -> Fit | None:
         entity = "named"
     elif named & fact.scope:
         entity, inside = "row", True  # "Tower 2 got 84 reviews": a row of the named scope's
-    elif named and (fact.labels or fact.scope):
+    elif named and (fact.labels or fact.filters or fact.scope & binding.answer_labels):
         return None
     elif named:
-        entity = "overall"
+        entity = "overall"  # no label, or only its reference's own, which the answer never names
     elif fact.labels or fact.row_period is not None:
         entity = "row"
     else:

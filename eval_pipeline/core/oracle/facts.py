@@ -161,10 +161,15 @@ class Fact:
 
     @property
     def quantity_name(self) -> str:
-        """The raw names of its column, its reference's label and its function: what says
-        whether it is a change, a score or a figure where less is better."""
+        """The raw names of its column, its reference's label and its function (an SQL
+        reference's alias for its one cell): what says whether it is a change, a score or a
+        figure where less is better."""
         ref = self.source.reference
-        names = (self.column, ref.label, ref.target if ref.kind != "sql" else "")
+        names = (
+            self.column,
+            ref.label,
+            ref.target if ref.kind != "sql" else scalar_name(self.source),
+        )
         return " ".join(n for n in names if n)
 
     def is_for(self, entity: str) -> bool:

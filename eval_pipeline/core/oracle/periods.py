@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from eval_pipeline.core.claims.layout import Covered
+from eval_pipeline.core.claims.layout import Covered, search_before
 from eval_pipeline.core.claims.ranking_phrases import ORDINALS
 
 Grain = str  # "year", "half", "quarter", "month", "day"
@@ -282,12 +282,14 @@ def period_mentions(text: str) -> list[Mention]:
 
 _DASH = re.compile(r"\s*[-–—]\s*")
 _DAYS_JOINT = re.compile(r"\s*(?:[-–—]|(?i:to|through|thru|until|till))\s*")
+_FROM_BEFORE = re.compile(r"\b(?i:from)\s+$")
 
 
 def _ranges(text: str, mentions: list[Mention]) -> list[Mention]:
     """Two mentions written as the ends of a range that is one calendar period ("Oct 1 – Dec
-    31", "1 January to 30 June", "Jan–Jun") are that period, not its first and last day or
-    month. Months joined by "to" stay apart: "from January to March" may be a change."""
+    31", "1 January to 30 June", "Jan–Jun", "April to June 2024") are that period, not its first
+    and last day or month. Months joined by "to" after "from" stay apart: "from January to
+    March" may be a change."""
     out: list[Mention] = []
     for mention in mentions:
         last = out[-1] if out else None
@@ -302,7 +304,8 @@ def _ranges(text: str, mentions: list[Mention]) -> list[Mention]:
 def _range_of(text: str, first: Mention, second: Mention) -> Mention | None:
     a, b = first.period, second.period
     days = a.grain == b.grain == "day"
-    joint = _DAYS_JOINT if days else _DASH
+    from_ = search_before(_FROM_BEFORE, text, first.start, 12) is not None
+    joint = _DASH if a.grain == b.grain == "month" and from_ else _DAYS_JOINT
     if not (days or a.grain == b.grain == "month") or not joint.fullmatch(
         text, first.end, second.start
     ):

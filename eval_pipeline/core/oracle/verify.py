@@ -41,6 +41,7 @@ from eval_pipeline.core.oracle.facts import (
     all_facts,
     fmt_value,
     is_code,
+    metric_words,
     scalar_name,
     scope_labels,
     tokens,
@@ -73,10 +74,19 @@ _PER_BEFORE = re.compile(
 _OF_ANOTHER = re.compile(
     r"\s+(?i:of)\s+(?:(?:[A-Z0-9][\w&.-]*\s+){0,4}?[A-Z0-9][\w&-]*['’](?:s\b)?|(?i:those|these|them|which|that)\b)"
 )
+_OF_ITS_OWN = re.compile(r"\s+(?i:of)\s+(?i:its|their|his|her)\b")
+"""After a share of the entity's own quantity ("42% of their energy"), not of everyone's."""
 _ELSEWHERE = re.compile(
     r"\b(?i:industry|industry-wide|market-wide|benchmarks?|national(?:ly)?|typical(?:ly)?|"
     r"usually|normally|peers?|competitors?|elsewhere)\b"
 )
+_PLANNED_NAME = re.compile(r"(?i)budget|target|forecast|goal|threshold|quota|project|assum")
+_PLANNED = re.compile(
+    r"\b(?i:budget(?:s|ed)?|targets?|forecast(?:s|ed)?|goals?|thresholds?|quotas?|projected|"
+    r"assum(?:e|es|ed|ing|ption))\b[^\d:;()\n]{0,30}$"
+)
+"""Words of a figure set in advance right before it ("budgeted at", "the target was"), not of
+one measured ("over the 15-minute target: Eastside (18.8 min)")."""
 _SCORE_NAME = re.compile(r"(?i)score|rating|rated|csat|satisf|nps|stars?")
 _REMAINDER = re.compile(
     r"\b(?i:un\w+(?:ed|paid)|outstanding|remaining|remainder|balance|left\s+over|leftover)\b"
@@ -151,6 +161,13 @@ def _magnitude_ratio(claim: Claim, unit: Unit | None, fit: Fit) -> float:
     if not stated or not truth:
         return float("inf")
     return max(stated, truth) / min(stated, truth)
+
+
+def _apart(unit: Unit | None) -> float:
+    """How many times off the one value a claim names none of it must be to be about another
+    quantity: ten, or three for a duration (the stages of one process — waiting, handling,
+    resolving — last several times apart, and a wrong figure is near the right one)."""
+    return 3.0 if family(unit) == "duration" else 10.0
 
 
 def _of_its_magnitude(claim: Claim, unit: Unit | None, fits: list[Fit]) -> list[Fit]:
@@ -749,18 +766,21 @@ class _Verifier:
         clause_before = self.ctx.answer[binding.clause[0] : claim.span[0]]
         if _ELSEWHERE.search(clause_before):
             return "a figure for outside the references ('industry', 'usually', 'typically')"
+        planned = search_before(_PLANNED, self.ctx.answer, claim.span[0], 50)
+        if planned and not any(_PLANNED_NAME.search(f.quantity_name) for f in self.facts):
+            return "a figure set in advance ('budget', 'target'), which no reference value is"
         answer, end = self.ctx.answer, claim.span[1]
         if claim.per is None and not self._scores and _OUT_OF.match(answer, end):
             return "a score on a scale, which no reference value states"
         article = search_before(_ARTICLE_BEFORE, answer, claim.span[0], 30)
-        noun = _WORD_AFTER.match(answer, end) if claim.unit == "percent" else None
-        if (
+        noun = _WORD_AFTER.match(answer, end) if claim.unit in ("percent", "currency") else None
+        if (  # "a 10% discount", "a $25 fee"
             article
             and noun
             and noun.group(1) not in _NOT_NOUNS
             and not any(tokens(noun.group(1)) & f.meaning for f in self.facts)
         ):
-            return f"a {noun.group(1)}, which no reference value is"  # "a 10% discount"
+            return f"a {noun.group(1)}, which no reference value is"
         return ""
 
     def for_another_period(self, binding: Binding) -> bool:
@@ -802,13 +822,9 @@ class _Verifier:
     def _cued(self, claim: Claim, binding: Binding, unit: Unit | None, found: Derived) -> bool:
         """Do the claim's own words call for this derivation? A round hedged figure agrees
         with many derived values by chance, so only the one its words name may support it."""
-        text = self.ctx.answer
-        near = text[
-            max(binding.clause[0], claim.span[0] - 40) : min(binding.clause[1], claim.span[1] + 30)
-        ]
+        near = self._near(claim, binding)
         if found.how.startswith("share") or found.how.startswith("complement"):
-            cued = claim.per is not None or claim.unit == "fraction"
-            return cued or bool(_SHARE_CUE.search(near)) or not self._rates
+            return self._written_as_share(claim, binding) or not self._rates
         if found.how in ("total", "sum"):
             if found.pinned or SUM_CUE.search(near) or _parts_of(binding, found.facts):
                 return True
@@ -832,6 +848,20 @@ class _Verifier:
             # "an increase of 871 visits, or 16.35%": a level written as the size of a change
             return unit in ("percent", "fraction") and bool(RELATIVE_CUE.search(near))
         return claim.kind == "comparison"
+
+    def _near(self, claim: Claim, binding: Binding) -> str:
+        """Its clause's words around the claim, which may call for a derivation."""
+        start, end = binding.clause
+        return self.ctx.answer[max(start, claim.span[0] - 40) : min(end, claim.span[1] + 30)]
+
+    def _written_as_share(self, claim: Claim, binding: Binding) -> bool:
+        """Is the claim written as a share: "one in 8", a fraction, "%" with a share's words
+        around it ("41% of", "accounted for") or in a sentence opening on its whole ("Of the
+        622 hours, …")? Beside references holding no rate a bare "%" may be a share too, or
+        the rate of something they do not hold."""
+        cued = claim.per is not None or claim.unit == "fraction"
+        opens = _OF_START.match(self.ctx.answer, binding.sentence[0]) is not None
+        return cued or opens or bool(_SHARE_CUE.search(self._near(claim, binding)))
 
     def _pins(self, claim: Claim, binding: Binding, unit: Unit | None, found: Derived) -> bool:
         """May a derived value accuse the claim? Only a derivation its own words call for, over
@@ -861,6 +891,12 @@ class _Verifier:
             return False
         if not self._cued(claim, binding, unit, found) or found.how.startswith("complement"):
             return False
+        if found.how.startswith("share") and _OF_ITS_OWN.match(text, claim.span[1]):
+            return False  # "42% of their energy": a share within the entity, not its share
+        if found.how.startswith("share") and not (
+            anchored or self._written_as_share(claim, binding)
+        ):
+            return False  # "they renew at 81%": a bare "%" beside neither part nor whole
         if (
             found.how in ("relative change", "difference")
             and claim.kind != "comparison"
@@ -977,6 +1013,15 @@ class _Verifier:
         ]
         return bool(inside) and not outside
 
+    def _a_share_of(self, claim: Claim, binding: Binding, fact: Fact) -> bool:
+        """Is a percent written as a share of the fact's own quantity ("2.1% of billing" beside
+        an average bill)? Then it is a part of that quantity, which is not a rate, never its
+        level."""
+        if claim.unit not in ("percent", "fraction") or fact.unit in RATES:
+            return False
+        of = _OF_PHRASE.match(self.ctx.answer, claim.span[1], binding.clause[1])
+        return of is not None and bool(tokens(of.group()) & metric_words(fact.own_meaning))
+
     def _than_nothing_named(self, claim: Claim, binding: Binding) -> bool:
         """Does the claim name what it is compared with ("… more than X") by words that name
         no label, no period, no overall figure and state no figure? Then the other side is none
@@ -1024,6 +1069,8 @@ class _Verifier:
             return None, f"a share, which {first.fact.describe()} is not"
         if claim.unit in ("percent", "fraction") and _OF_ANOTHER.match(after):
             return None, "a share of another entity's quantity, not its rate"
+        if self._a_share_of(claim, binding, first.fact):
+            return None, f"a share of {first.fact.describe()}, not its level"
         if not known_scale(claim, first.fact):
             return None, f"a measure whose unit prefix {first.fact.describe()} may not share"
         unknown = self._unknown_unit(claim, claim_unit(claim, binding), first)
@@ -1049,7 +1096,7 @@ class _Verifier:
             not binding.in_table
             and family(unit) != "rate"
             and not binding.meaning & first.fact.meaning
-            and _magnitude_ratio(claim, unit, first) >= 10
+            and _magnitude_ratio(claim, unit, first) >= _apart(unit)
         ):
             return (
                 None,

@@ -114,3 +114,21 @@ def test_an_average_names_the_averaged_column() -> None:
     )
     assert run("Yelp has the highest average.", [sources]) == [S]
     assert run("Google has the highest average.", [sources]) == [C]
+
+
+def test_words_after_the_ranking_s_first_figure_and_an_and_name_another_figure() -> None:
+    """ "the busiest weekend with 640 loans and an average loan time of 12 days" ranks loans: the
+    words after "and" belong to the second figure, not to the ranking."""
+    weekends = ref(
+        {
+            "columns": ["branch", "loans", "avg_loan_days"],
+            "rows": [["Hill", 640, 11.0], ["Dale", 500, 14.0], ["Moor", 420, 12.5]],
+        },
+        column_units={"loans": "count", "avg_loan_days": "days"},
+    )
+    answer = "Hill was the busiest branch with 640 loans and an average loan time of 11 days."
+    assert run(answer, [weekends]) == [S, S, S]
+    wrong = "Dale was the busiest branch with 500 loans and an average loan time of 14 days."
+    assert run(wrong, [weekends]) == [C, S, S]
+    # with no figure before it, "and" still joins the ranking's own words
+    assert run("Dale had the longest average loan time and the fewest loans.", [weekends])[0] == S
