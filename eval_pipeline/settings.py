@@ -368,11 +368,12 @@ class Settings(BaseSettings):
     @field_validator("conversations_columns")
     @classmethod
     def _known_columns(cls, value: dict[str, str]) -> dict[str, str]:
-        from eval_pipeline.core.conversations import COLUMNS
+        from eval_pipeline.core.models import CONVERSATION_COLUMNS
 
-        unknown = sorted(set(value) - set(COLUMNS))
+        unknown = sorted(set(value) - set(CONVERSATION_COLUMNS))
         if unknown:
-            raise ValueError(f"unknown column role(s) {unknown}; known: {list(COLUMNS)}")
+            known = list(CONVERSATION_COLUMNS)
+            raise ValueError(f"unknown column role(s) {unknown}; known: {known}")
         return value
 
     @field_validator("chatbot_intent_path")

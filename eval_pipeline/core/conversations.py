@@ -20,6 +20,7 @@ from typing import Any
 from eval_pipeline.core.keys import LOGGED_CASE_PREFIX, is_valid_key
 from eval_pipeline.core.models import (
     BKG,
+    CONVERSATION_COLUMNS,
     FUNCTION_KINDS,
     LoggedAnswer,
     LoggedCase,
@@ -31,7 +32,7 @@ from eval_pipeline.core.warehouse.db import Database, to_python
 CASE_PREFIX = LOGGED_CASE_PREFIX
 CONVERSATION_TAG = "conversation"
 """The tag every case created from a logged conversation carries."""
-COLUMNS = ("conversation_id", "role", "content", "created_at", "intent", "tool_calls")
+COLUMNS = CONVERSATION_COLUMNS
 REQUIRED_COLUMNS = COLUMNS[:4]
 USER_ROLES = frozenset({"user", "human"})
 ASSISTANT_ROLES = frozenset({"assistant", "ai", "bot"})

@@ -206,6 +206,12 @@ class ToolCall(StrictModel):
     sql: str | None = None
 
 
+CONVERSATION_COLUMNS = ("conversation_id", "role", "content", "created_at", "intent", "tool_calls")
+"""The roles of a conversation log's columns (``EVAL_CONVERSATIONS_COLUMNS`` maps them to names);
+the first four are required. Here, not with the reader, so settings check them without loading
+it (pandas and SQLAlchemy)."""
+
+
 class LoggedAnswer(StrictModel):
     """What a production conversation's assistant said: the answer evaluated as it was logged."""
 
