@@ -345,6 +345,30 @@ def _nearest_of_each_grain(claim: Claim, periods: list[Period], ctx: AnswerConte
     return [p for p in dict.fromkeys(periods) if nearest.get(p.grain) == p]
 
 
+_JOINED = re.compile(r"\s+(?:and|&)\s+")
+_EACH = re.compile(r"(?i)\b(?:each|both|apiece|respectively|alike)\b")
+
+
+def _with_joined(claim: Claim, ctx: AnswerContext, periods: list[Period]) -> list[Period]:
+    """The periods with those written joined to one of them by "and" ("June and July brought
+    54"): an amount stated for both is for the two together, which no one row of either is,
+    unless its words give it to each ("both came in at 201"). A rate holds for each."""
+    sentence = ctx.layout.sentence_of(claim.span[0])
+    if claim.unit not in ("count", "currency") or _EACH.search(ctx.answer, *sentence):
+        return periods
+    named = ctx.periods_in(*sentence)
+    joined = [
+        (a.period, b.period)
+        for a, b in itertools.pairwise(named)
+        if a.period.grain == b.period.grain and _JOINED.fullmatch(ctx.answer, a.end, b.start)
+    ]
+    found = list(periods)
+    for pair in joined:
+        if any(p in found for p in pair):
+            found += [p for p in pair if p not in found]
+    return found
+
+
 def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
     """The binding of every claim of the answer."""
     bindings = {c.id: Binding(answer_labels=ctx.label_keys) for c in claims}
@@ -375,8 +399,12 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
     for claim in prose:
         binding = bindings[claim.id]
         binding.entities = {str(k) for k in by_label.get(claim.id, ())}
-        binding.periods = _nearest_of_each_grain(
-            claim, [p for p in by_period.get(claim.id, ()) if isinstance(p, Period)], ctx
+        binding.periods = _with_joined(
+            claim,
+            ctx,
+            _nearest_of_each_grain(
+                claim, [p for p in by_period.get(claim.id, ()) if isinstance(p, Period)], ctx
+            ),
         )
         binding.clause = _clause(ctx, claim.span[0])
         binding.sentence = ctx.layout.sentence_of(claim.span[0])

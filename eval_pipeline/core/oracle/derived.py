@@ -163,6 +163,9 @@ _OVERALL_AFTER = re.compile(
 )
 """After a gap, the overall figure it is to: "below the network", "than the chain"."""
 _JOINED = re.compile(r",\s+(?i:and|but|while|whereas|whilst)\b")
+_ROW_RATE = tokens("rate")
+"""A rate is of its own row's whole ("attendance rate": attended over booked), never a share of
+a column's total, which a share ("% of all visits") is."""
 _NOT_ADDITIVE = re.compile(
     r"(?i)(?<![a-z])(?:avg|average|mean|median|rates?|pct|percent(?:age)?|ratios?|scores?|"
     r"shares?)(?![a-z])|(?<![a-z])per_|_per(?![a-z])"
@@ -423,6 +426,8 @@ class Deriver:
             if len(series) >= 2 and not one_period:  # a week's share is not of every week
                 wholes.append((self._totals[part.series], tuple(series), "column total"))
             wholes += [(other.value, (other,), "whole") for other in self._wholes_of(part)]
+            if binding.in_table and binding.meaning & _ROW_RATE:
+                wholes += self._with_another_of_its_row(part)
             joined = self._joined_columns(part, together)
             if joined:  # the columns added up with the part are parts too, never its whole
                 wholes = [w for w in wholes if not any(f in joined for f in w[1])]
@@ -435,6 +440,7 @@ class Deriver:
                 share = part.value / total
                 facts = (part, *used) if how != "column total" else self._first(part, used)
                 chosen = len(wholes) == 1 or (len(named) == 1 and used == named[0][1])
+                chosen = chosen and not (how == "column total" and binding.meaning & _ROW_RATE)
                 out.append(Derived(share, "fraction", facts, f"share ({how})", pinned and chosen))
                 if complement:
                     out.append(
@@ -457,6 +463,18 @@ class Deriver:
             and f.position == part.position
             and _amount(f)
             and _same_family(f, part)
+        ]
+
+    def _with_another_of_its_row(self, part: Fact) -> list[tuple[float, tuple[Fact, ...], str]]:
+        """The part with another amount of its row as the whole: a table's rate column beside
+        two outcomes ("attended", "no-shows") is most likely one outcome over both, but which
+        two it adds is a guess, never pinned. Not a column whose name holds the other's
+        ("failed items" beside "items"), which holds it."""
+        mine = part.own_meaning
+        return [
+            (part.value + other.value, (other,), "with another of its row")
+            for other in self._row_amounts(part)
+            if not (other.own_meaning <= mine or mine <= other.own_meaning)
         ]
 
     def _joined_columns(self, part: Fact, added: frozenset[str]) -> list[Fact]:
@@ -694,6 +712,21 @@ class Deriver:
             return [(later, earlier, True, True)]
         return [(a, b, True, False), (b, a, True, False)]
 
+    def _listed_pair(self, claim: Claim, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
+        """For a change in a list item right after two items stating its two levels, one a line
+        ("- 2024: 26%", "- 2025: 14%", "- Change: -12 points"): those two, as written in one
+        clause."""
+        item = self.ctx.layout.item_of(claim.span[0])
+        if item is None:
+            return []
+        before = self.ctx.layout.items_before(item, 2)
+        lines = [item, *before]
+        if len(before) < 2 or any(
+            self.ctx.answer[b.end : a.start].strip() for a, b in itertools.pairwise(lines)
+        ):
+            return []
+        return self._stated_pair(claim, replace(binding, clause=(before[-1].start, claim.span[0])))
+
     def _own_pair(self, claim: Claim, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
         """For a change written right after two values of its own row, with no label between
         them ("Starter $13.77 vs $15 list (8.2% below)" in a sentence naming every plan): those
@@ -809,11 +842,14 @@ class Deriver:
             pairs = self._to_base(claim, binding) or pairs
         if not pairs:
             pairs = self._previous(binding)
-        if not pairs:
-            pairs = self._stated_pair(claim, binding)
-        if not pairs:  # "billed $125.2K, up from $102.1K — growth of 22%": the sentence's two
-            start, _ = self.sentence_phrase(claim, binding)
-            pairs = self._stated_pair(claim, replace(binding, clause=(start, binding.clause[1])))
+        if not any(p[2] for p in pairs):
+            pairs = self._stated_pair(claim, binding) or pairs
+        if not any(p[2] for p in pairs):  # "billed $125.2K, up from $102.1K — growth of 22%":
+            start, _ = self.sentence_phrase(claim, binding)  # the sentence's two
+            whole = replace(binding, clause=(start, binding.clause[1]))
+            pairs = self._stated_pair(claim, whole) or pairs
+        if not any(p[2] for p in pairs):  # "- 2024: 565 / - 2025: 695 / - Growth: 23%"
+            pairs = self._listed_pair(claim, binding) or pairs
         if not pairs and claim.kind == "comparison":
             pairs = self._row_gaps(binding) or self._to_last_stated(claim, binding)
         for a, b, pinned, ordered in pairs:

@@ -244,14 +244,17 @@ def series_of(facts: Sequence[Fact]) -> list[Series]:
     """Every rankable series: facts of one column told apart by a label or a period, and
     scalars of one function computed for several params."""
     found: list[Series] = []
-    lone: dict[tuple[str, str | None], list[Fact]] = {}
+    lone: dict[tuple[str, str | None, int], list[Fact]] = {}
     for members in by_series(facts).values():
         if len(members) >= 2:
             found.append(_make(members))
         elif not members[0].labels:
             ref = members[0].source.reference
+            # a whole is no rival of its parts ("all stores" beside "Store 4"): only scalars
+            # narrowed by as many entities rank against each other
+            narrowed = len(members[0].filters)
             lone.setdefault(
-                (ref.target if ref.kind != "sql" else "sql", members[0].column), []
+                (ref.target if ref.kind != "sql" else "sql", members[0].column, narrowed), []
             ).append(members[0])
     for members in lone.values():
         if len(members) >= 2:
@@ -516,14 +519,20 @@ def verify_ranking(
         f"{who} ranks #{ahead + 1} of {len(values)} by {direction} value "
         f"(claimed {stated}): {listing}"
     )
-    shown = [f.value for f in members if f.labels & ctx.label_keys]
-    among_asked = len(shown) < len(values) and _asked_size(ctx.question) == len(shown)
-    if entity and among_asked and holds != _holds(claim, *_place(value, shown, direction)):
-        return _with(
-            unverifiable,
-            f"it may rank among the {len(shown)} the question asks for, where it does not hold "
-            f"as among all; {reason}",
-        )
+    in_answer = [f for f in members if f.labels & ctx.label_keys]
+    as_asked = entity is not None and _asked_size(ctx.question) == len(in_answer)
+    scopes: list[tuple[list[Fact], str]] = [
+        (in_answer if as_asked else [], "question asks for"),
+        (_tabled(members, ctx), "answer's table lists"),
+    ]
+    for shown, by in scopes:
+        among = 1 < len(shown) < len(values) and any(f is members[where[0]] for f in shown)
+        if among and holds != _holds(claim, *_place(value, [f.value for f in shown], direction)):
+            return _with(
+                unverifiable,
+                f"it may rank among the {len(shown)} the {by}, where it does not hold as "
+                f"among all; {reason}",
+            )
     if not holds and by_sentence:  # the sentence may name several metrics: no accusation
         return _with(
             unverifiable,
@@ -535,6 +544,14 @@ def verify_ranking(
         reason=reason,
         evidence=[f.evidence() for f in ordered[:_MAX_EVIDENCE]],
     )
+
+
+def _tabled(members: Sequence[Fact], ctx: AnswerContext) -> list[Fact]:
+    """The ranked values whose label or row period the answer's table lists: an answer
+    tabling some rows ("the first half of the year") ranks among the rows it shows."""
+    keys = {m.key for m in ctx.labels if ctx.layout.cell_of(m.start) is not None}
+    periods = {m.period for m in ctx.periods if ctx.layout.cell_of(m.start) is not None}
+    return [f for f in members if f.labels & keys or f.row_period in periods]
 
 
 def _asked_size(question: str) -> int | None:

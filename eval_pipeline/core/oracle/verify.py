@@ -74,6 +74,10 @@ _PER_BEFORE = re.compile(
 _OF_ANOTHER = re.compile(
     r"\s+(?i:of)\s+(?:(?:[A-Z0-9][\w&.-]*\s+){0,4}?[A-Z0-9][\w&-]*['’](?:s\b)?|(?i:those|these|them|which|that)\b)"
 )
+_WHOLE_AFTER = re.compile(
+    r"\s*(?i:(?:across|for|at|in|of)\s+(?:all|every)\b|overall\b|in\s+total\b|[a-z]+-wide\b)"
+)
+"""Words after a figure saying it is for the whole, not for one entity of it."""
 _OF_ITS_OWN = re.compile(r"\s+(?i:of)\s+(?i:its|their|his|her)\b")
 """After a share of the entity's own quantity ("42% of their energy"), not of everyone's."""
 _ELSEWHERE = re.compile(
@@ -95,6 +99,17 @@ _ADDS = re.compile(r"\b(?i:adds?|added|adding)\s+(?:(?i:another|an?\s+extra)\s+)
 """Before an increment: "tips add roughly $9 an hour", "the patio adds 24 seats"."""
 _NOUN_AFTER = re.compile(r"[^\S\n]+([A-Za-z][\w-]*)")
 """The word after a count on its line ("42 referrals"); the next line names nothing it counts."""
+_CHANGE_HEAD = re.compile(
+    r"(?im)^\s*[-*•]?\s*(?:[\w-]+\s+){0,2}(?:growth|change|increase|decrease|difference)\s*:"
+    r"\s*[+-]?$"
+)
+"""A line headed by a change's name ("- Growth: 33%", "- Member growth: 23%"): its figure is the
+change, not a level."""
+_GRAIN_AFTER = re.compile(r"[^\S\n]+(?i:daily|weekly|monthly|quarterly|yearly|annual)\b")
+"""A grain word after a count says how often, not what it counts ("2,310 monthly users")."""
+_PLURAL_PHRASE = re.compile(r"(?:[^\S\n]+[a-z][\w-]*)??[^\S\n]+([a-z][\w-]*s)\b")
+"""The words after a grain word up to their plural head ("… monthly active users"): the head
+is what the count counts, not its modifier."""
 _ENDS_AFTER = re.compile(r"\s*(?:[.;)]|$)")
 _PLURAL_BEFORE = re.compile(r"([A-Za-z][\w-]*s),\s*$")
 _OUT_OF = re.compile(r"\s+(?i:out\s+of)\s+\d")
@@ -247,7 +262,11 @@ def head_noun(answer: str, claim: Claim) -> str | None:
     which must be what the fact counts before a wrong count can be held against it."""
     if claim.unit != "count":
         return None
-    m = _NOUN_AFTER.match(answer, claim.span[1])
+    after = _GRAIN_AFTER.match(answer, claim.span[1])
+    m = _NOUN_AFTER.match(answer, after.end() if after else claim.span[1])
+    phrase = _PLURAL_PHRASE.match(answer, after.end()) if after else None
+    if phrase is not None and not _NOT_NOUNS & set(phrase.group(0).split()):
+        m = phrase  # "2,310 monthly active users": the plural its modifiers lead to
     if m is None and _ENDS_AFTER.match(answer, claim.span[1]):
         m = search_before(_PLURAL_BEFORE, answer, claim.span[0], 60)
     if m is None or m.group(1).lower() in _NOT_NOUNS:
@@ -479,6 +498,7 @@ class _Verifier:
         levels = self.facts if signed else self.levels
         direct = fits(claim, binding, levels, unit) if claim.kind != "comparison" else []
         direct = self._of_its_column(claim, binding, direct)
+        direct = self._of_the_whole(claim, direct)
         direct = self._left_by_the_others(claim, binding, check, direct)
         for found in _plausible(claim, unit, direct):
             if check.level(found.fact) and found.entity != "row":
@@ -544,12 +564,30 @@ class _Verifier:
             other = self._value_of_another(claim, binding, check, pinned[0].facts)
             if other is not None:
                 return _unverifiable(claim, other, self.usable)
+            if claim.kind == "comparison" and self._derived_stated_right(claim, pinned[0]):
+                why = f"another claim states {pinned[0].describe()} right; it is of something else"
+                return _unverifiable(claim, why, self.usable)
             return self._kept(
                 claim, pinned[0], _contradicted(claim, pinned[0].facts, pinned[0].describe())
             )
         if claim.kind == "comparison":
             why = "a change or difference that no two named reference values give"
         return _unverifiable(claim, f"matches no reference value; {why}", self.usable)
+
+    def _derived_stated_right(self, claim: Claim, found: Derived) -> bool:
+        """Has an earlier claim stated this derived value right ("+0.3 minutes on last year"
+        before "peak visits were 9 minutes shorter")? An answer states a figure once, so
+        another number pinned to the same values is about something the references lack."""
+        facts = set(map(id, found.facts))
+        return any(
+            other.id != claim.id
+            and other.kind == "comparison"
+            and set(map(id, self._truths[other.id][2])) == facts
+            and abs(self._truths[other.id][0] - found.value) < 1e-9
+            and _Check(other, claim_unit(other, self.bindings[other.id]), self.rule).derived(found)
+            for other in self.claims
+            if other.id in self._truths
+        )
 
     def _rows_counted(self, claim: Claim, binding: Binding) -> Derived | None:
         """The number of rows of the one table whose rows are what the claim counts ("Five
@@ -573,6 +611,14 @@ class _Verifier:
                 rows = tuple({f.position: f for f in facts}.values())
                 found.append(Derived(float(len(rows)), "count", rows, "rows", False))
         return found[0] if len(found) == 1 else None
+
+    def _of_the_whole(self, claim: Claim, direct: list[Fit]) -> list[Fit]:
+        """A figure written for the whole ("14.2% across all stores", "1,210 company-wide") is
+        the widest the references hold: of the fits, those narrowed by the fewest entities."""
+        if not direct or not _WHOLE_AFTER.match(self.ctx.answer, claim.span[1]):
+            return direct
+        fewest = min(len(f.fact.filters) for f in direct)
+        return [f for f in direct if len(f.fact.filters) == fewest]
 
     def _of_its_column(self, claim: Claim, binding: Binding, direct: list[Fit]) -> list[Fit]:
         """A table's column holds one quantity, and so does one place in the items of a list
@@ -901,6 +947,7 @@ class _Verifier:
             found.how in ("relative change", "difference")
             and claim.kind != "comparison"
             and not (found.how == "difference" and self._gap_of_stated(claim, binding, found))
+            and not _CHANGE_HEAD.search(self.ctx.answer, binding.lead_start, claim.span[0])
         ):
             return False  # a level read as a change's size supports, never accuses
         if found.how in ("relative change", "difference", "ratio") and (
