@@ -365,7 +365,7 @@ class OpenAIChatAdapter:
         try:
             response = retry_policy(self._retries, self._backoff_s, deadline)(post)
         except (DeadlineExceeded, RetryableStatus, requests.RequestException) as exc:
-            raise request_failure(exc, attempts, deadline) from None
+            raise request_failure(exc, attempts, deadline, self._retries) from None
         if response.status_code != 200:
             raise rejection(response, attempts, self._redactor)
         return response, started, attempts

@@ -296,12 +296,16 @@ class ChatFailure(Exception):
         )
 
 
-def request_failure(exc: Exception, attempts: int, deadline: Deadline) -> ChatFailure:
-    """Why a chat request, retries included, did not open a stream."""
+def request_failure(exc: Exception, attempts: int, deadline: Deadline, retries: int) -> ChatFailure:
+    """Why a chat request, retries included, did not open a stream. A retryable failure with
+    retries left that the deadline had no time for is the total timeout, its failure said."""
     if deadline.expired or isinstance(exc, DeadlineExceeded):
         return ChatFailure(total_timeout_error(deadline.seconds), attempts)
-    message = f"chat request failed after {attempts} attempt(s): {describe_exception(exc)}"
-    return ChatFailure(message, attempts)
+    failure = describe_exception(exc)
+    if attempts <= retries and isinstance(exc, requests.ConnectionError | RetryableStatus):
+        timeout = total_timeout_error(deadline.seconds)
+        return ChatFailure(f"{timeout}: no time left to retry after {failure}", attempts)
+    return ChatFailure(f"chat request failed after {attempts} attempt(s): {failure}", attempts)
 
 
 def rejection(response: requests.Response, attempts: int, redactor: Redactor) -> ChatFailure:
@@ -400,7 +404,7 @@ class SSEAdapter:
         except ChatFailure as exc:
             raise ChatFailure(str(exc), attempts) from None
         except (DeadlineExceeded, RetryableStatus, requests.RequestException) as exc:
-            raise request_failure(exc, attempts, deadline) from None
+            raise request_failure(exc, attempts, deadline, self._retries) from None
         if response.status_code != 200:
             raise rejection(response, attempts, self._redactor)
         return response, started, attempts

@@ -12,6 +12,7 @@ import requests
 
 from eval_pipeline.core.adapters.base import AnswerCapped
 from eval_pipeline.core.adapters.deadline import (
+    Deadline,
     DeadlineExceeded,
     call_deadline,
     deadline_session,
@@ -19,7 +20,7 @@ from eval_pipeline.core.adapters.deadline import (
 )
 from eval_pipeline.core.adapters.http_json import HTTPJSONAdapter
 from eval_pipeline.core.adapters.python_callable import CallableAdapter
-from eval_pipeline.core.adapters.sse import SSEAdapter
+from eval_pipeline.core.adapters.sse import SSEAdapter, request_failure
 from eval_pipeline.core.models import ChatPayload
 from eval_pipeline_tests.misbehaving_server import MisbehavingServer
 
@@ -193,3 +194,14 @@ def test_any_adapter_is_held_to_the_cap_in_one_place() -> None:
     ]
     fits = AnswerCapped(CallableAdapter(lambda q, c: "é" * 400_000), 1_000_000).ask("TC_1", "q")
     assert fits.status == "ok" and len(fits.answer) == 400_000
+
+
+def test_a_retry_the_deadline_left_no_time_for_makes_the_failure_a_timeout() -> None:
+    """A connection dropped with a retry left but no time for it: the call ran out of time,
+    and says what the last attempt met; with the retries spent, it failed to connect."""
+    dropped = requests.ConnectionError("Remote end closed connection without response")
+    cut = request_failure(dropped, 1, Deadline(2.0), retries=1)
+    assert str(cut).startswith("no complete answer within the total timeout of 2 s: ")
+    assert "ConnectionError" in str(cut) and cut.attempts == 1
+    spent = request_failure(dropped, 2, Deadline(2.0), retries=1)
+    assert str(spent).startswith("chat request failed after 2 attempt(s): ConnectionError")
