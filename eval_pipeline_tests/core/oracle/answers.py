@@ -53,3 +53,11 @@ def assert_verdicts(
     verdicts = verify_claims(contract, refs, answer=answer, question=question)
     why = [(c.text, v.reason) for c, v in zip(contract.claims, verdicts, strict=True)]
     assert [v.verdict for v in verdicts] == expected, why
+
+
+def verdicts_of(
+    answer: str, refs: list[ReferenceValue], question: str = "How are we doing?"
+) -> list[str]:
+    """The verdict of each claim of the answer, in order."""
+    contract = extract_claims("TC_001", question, answer)
+    return [v.verdict for v in verify_claims(contract, refs, answer=answer, question=question)]

@@ -3,15 +3,8 @@ the question or the kind of superlative; and the group a ranking is among."""
 
 from __future__ import annotations
 
-from eval_pipeline.core.claims.extract import extract_claims
-from eval_pipeline.core.models import ReferenceValue
-from eval_pipeline.core.oracle import verify_claims
 from eval_pipeline_tests.core.oracle.answers import C, S, U, ref
-
-
-def run(answer: str, refs: list[ReferenceValue], question: str = "How are we doing?") -> list[str]:
-    contract = extract_claims("TC_001", question, answer)
-    return [v.verdict for v in verify_claims(contract, refs, answer=answer, question=question)]
+from eval_pipeline_tests.core.oracle.answers import verdicts_of as run
 
 
 def test_the_column_an_sql_reference_orders_by_names_the_ranking_the_question_asks_for() -> None:
