@@ -2,9 +2,10 @@
 
 ``facts`` reads what the references hold, ``periods`` and ``labels`` where an answer names
 periods and entities, ``binding`` what each claim is stated for, ``candidates`` which facts it
-may be stating, ``derived`` the shares, sums, differences, ratios and growth rates its words
-call for, ``ranking`` the orderings it claims, ``tolerance`` how precisely a number is checked,
-and ``verify`` the verdicts.
+may be stating, ``derived`` and its ``derived_*`` modules the shares, sums, differences, ratios
+and growth rates its words call for, ``ranking`` the orderings it claims, ``tolerance`` how
+precisely a number is checked, and ``verify`` the verdicts (with ``level_target``, ``fit_choice``
+and ``derived_pins`` deciding what a claim is held against).
 """
 
 from eval_pipeline.core.oracle.dimension import oracle_dimension

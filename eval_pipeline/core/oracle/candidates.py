@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.binding import Binding
-from eval_pipeline.core.oracle.facts import Fact, metric_words
+from eval_pipeline.core.oracle.facts import Fact, fmt_value, metric_words
 from eval_pipeline.core.oracle.units import family, measure_of, named_measure, scale
 
 
@@ -37,6 +37,9 @@ class Fit:
     """Words shared by the claim's sentence and the fact's column or function."""
     matched: int = 0
     """How many of the entities the claim names are the fact's."""
+
+    def describe(self) -> str:
+        return f"{self.fact.describe()} = {fmt_value(self.fact.value)}"
 
 
 def claim_unit(claim: Claim, binding: Binding) -> Unit | None:

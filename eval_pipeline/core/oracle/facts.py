@@ -433,6 +433,18 @@ def scalar_name(rv: ReferenceValue) -> str:
     return str(selects[0].alias) if len(selects) == 1 and selects[0].alias else ""
 
 
+_CHANGE_NAME = re.compile(
+    r"(?i)change|delta|diff|growth|increase|decrease|variation|variance|yoy|qoq|gain|drop"
+    r"|(?<![a-z])(?:mom|wow|vs)(?![a-z])"  # not "moment", "vswitch"
+)
+
+
+def is_change(fact: Fact) -> bool:
+    """A fact that is itself a change (so named by its column, function, alias or label),
+    which a change claim is compared with directly."""
+    return bool(_CHANGE_NAME.search(f"{fact.quantity_name} {scalar_name(fact.source)}"))
+
+
 def reference_facts(rv: ReferenceValue, index: int) -> list[Fact]:
     """Every number of a recomputed reference; nothing for an errored one."""
     if rv.error is not None:

@@ -341,3 +341,39 @@ def _period_of(kind: str, m: re.Match[str]) -> Period | None:
     if kind == "other":
         return Period("other", None)
     return Period("year", year) if year else None
+
+
+def earliest(periods: Iterable[Period]) -> Period | None:
+    """The period that starts first ("over the period" runs from it)."""
+    return min(periods, key=lambda p: p.bounds(p.year or 2000)[0], default=None)
+
+
+def is_adjacent(earlier: Period, later: Period) -> bool:
+    """Is ``earlier`` the period just before ``later`` (December 2024 before January 2025)?"""
+    if earlier.grain != later.grain or earlier.grain in ("day", "other"):
+        return False
+    if earlier.grain == "year":
+        return is_year_before(earlier, later)
+    per_year = {"half": 2, "quarter": 4, "month": 12}[earlier.grain]
+    year = later.year or earlier.year or 2000
+    step = (later.index - 2) % per_year + 1
+    return earlier.index == step and (earlier.year or year) == year - (later.index == 1)
+
+
+def is_year_before(earlier: Period, later: Period) -> bool:
+    """The same part of the year before ("Q3 2024" for "Q3 2025")."""
+    return (
+        earlier.grain == later.grain
+        and earlier.index == later.index
+        and earlier.year is not None
+        and later.year is not None
+        and earlier.year == later.year - 1
+    )
+
+
+def is_later(a: Period, b: Period) -> bool:
+    """Is ``a`` later than ``b``? A period named without a year takes the other's year."""
+    if "other" in (a.grain, b.grain):
+        return False
+    year = a.year or b.year or 2000
+    return a.bounds(a.year or year)[0] > b.bounds(b.year or year)[0]

@@ -1,0 +1,61 @@
+"""The words around a claim's number that say what it is of: the noun it counts, and the
+joints by which it restates, or is a part of, another figure."""
+
+from __future__ import annotations
+
+import re
+
+from eval_pipeline.core.claims.layout import search_before
+from eval_pipeline.core.models import Claim
+from eval_pipeline.core.oracle.facts import tokens
+
+_NOUN_AFTER = re.compile(r"[^\S\n]+([A-Za-z][\w-]*)")
+"""The word after a count on its line ("42 referrals"); the next line names nothing it counts."""
+_GRAIN_AFTER = re.compile(r"[^\S\n]+(?i:daily|weekly|monthly|quarterly|yearly|annual)\b")
+"""A grain word after a count says how often, not what it counts ("2,310 monthly users")."""
+_PLURAL_PHRASE = re.compile(r"(?:[^\S\n]+[a-z][\w-]*)??[^\S\n]+([a-z][\w-]*s)\b")
+"""The words after a grain word up to their plural head ("… monthly active users"): the head
+is what the count counts, not its modifier."""
+_ENDS_AFTER = re.compile(r"\s*(?:[.;)]|$)")
+_PLURAL_BEFORE = re.compile(r"([A-Za-z][\w-]*s),\s*$")
+NOT_NOUNS = frozenset(
+    (
+        *("in", "of", "and", "at", "per", "vs", "more", "less", "this", "that", "on", "for"),
+        *("to", "from", "with", "by", "than", "was", "were", "is", "are", "a", "an", "the"),
+        *("total", "overall", "each", "average", "all", "so", "or", "but", "across", "over"),
+        *("up", "down", "as", "compared", "against", "versus", "year", "far", "apiece"),
+        *("between", "among", "within", "during", "after", "before", "since", "until", "into"),
+        *("while", "whereas", "which", "who", "then", "there", "here", "again", "also"),
+        *("respectively", "last", "next", "these", "those"),
+    )
+)
+OF_ANOTHER = re.compile(
+    r"\s+(?i:of)\s+(?:(?:[A-Z0-9][\w&.-]*\s+){0,4}?[A-Z0-9][\w&-]*['’](?:s\b)?|(?i:those|these|them|which|that)\b)"
+)
+RESTATED = re.compile(
+    r"(?:(?!\b(?i:and|but|while|whereas|than)\b)[^.;\n]){0,60}?(?:[,:(]|\s[—–-])\s*"
+    r"(?i:or\s+|i\.e\.,?\s+|that\s+is,?\s+|so\s+|which\s+is\s+)?"
+)
+"""Between a figure and the share restating it: its words, then ", or", ":", "(", " — "."""
+OF_START = re.compile(r"\s*(?i:of|out\s+of)\s+(?:the\s+|all\s+|our\s+)?")
+"""A sentence opening on its whole: "Of the 802 claims opened in 2025, …"."""
+OF_PHRASE = re.compile(r"\s+(?i:of)\s+[^,;:.!?()]+")
+"""A share's whole, after its "of": "41% of personal-auto indemnity"."""
+
+
+def head_noun(answer: str, claim: Claim) -> str | None:
+    """The word a count names ("42 referrals" → referral; "the most test drives, 362" → drive),
+    which must be what the fact counts before a wrong count can be held against it."""
+    if claim.unit != "count":
+        return None
+    after = _GRAIN_AFTER.match(answer, claim.span[1])
+    m = _NOUN_AFTER.match(answer, after.end() if after else claim.span[1])
+    phrase = _PLURAL_PHRASE.match(answer, after.end()) if after else None
+    if phrase is not None and not NOT_NOUNS & set(phrase.group(0).split()):
+        m = phrase  # "2,310 monthly active users": the plural its modifiers lead to
+    if m is None and _ENDS_AFTER.match(answer, claim.span[1]):
+        m = search_before(_PLURAL_BEFORE, answer, claim.span[0], 60)
+    if m is None or m.group(1).lower() in NOT_NOUNS:
+        return None
+    found = tokens(m.group(1).replace("-", " "))
+    return next(iter(sorted(found)), None) if len(found) == 1 else None

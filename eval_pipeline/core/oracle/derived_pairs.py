@@ -1,0 +1,304 @@
+"""The two values a gap or change compares, as its sentence names or states them: two named
+entities or periods, a named figure beside the overall one, two levels written before it."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from eval_pipeline.core.models import Claim
+from eval_pipeline.core.oracle.binding import Binding
+from eval_pipeline.core.oracle.derived import (
+    MAX_RUN,
+    Deriver,
+    same_family,
+    same_metric,
+)
+from eval_pipeline.core.oracle.facts import Fact, metric_words
+from eval_pipeline.core.oracle.periods import Period, is_later
+from eval_pipeline.core.oracle.units import family
+
+_OVERALL_AFTER = re.compile(
+    r"(?:\s+(?i:than|the|vs\.?|against|of|for))*\s+(?i:network|chain|company|group|overall|all)\b"
+)
+"""After a gap, the overall figure it is to: "below the network", "than the chain"."""
+_TO_EXTREME = re.compile(
+    r"\b(?i:below|above|under|off|from|than|on)\s+(?i:the|its|their)\s+(?:[\w-]+\s+)?"
+    r"(?i:(peak|high|top|maximum|record|low|trough|bottom|minimum))s?\b"
+)
+"""A change measured against a column's extreme: "below the peak", "above its January low"."""
+
+
+def _overall(fact: Fact) -> bool:
+    """A figure for everything: no row label, no entity scope."""
+    return not fact.labels and not fact.scope
+
+
+def _overall_figure_of(row: Fact, overall: Fact) -> bool:
+    """Is ``overall`` the one figure for everything of the quantity a table column holds per
+    row: a lone value with no label, of the column's unit, named by no words or by words that
+    hold the column's ("chain_avg_lead_time_days" beside rows of "avg_lead_time")? A named
+    row is then compared with it ("0.29 above the chain")."""
+    if overall.labels or overall.scope or overall.column is not None or row.column is None:
+        return False
+    words = metric_words(row.own_meaning)
+    return (
+        same_family(row, overall)
+        and bool(words)
+        and (not overall.meaning or words <= overall.meaning)
+    )
+
+
+def named_pairs(deriver: Deriver, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
+    """(subject, other, pinned, ordered) pairs of one metric told apart by the entities or
+    periods the sentence names, or a named figure beside the overall one. The subject is
+    the later period, else the entity the claim is bound to, else the first named; when
+    none of these tells, the pair is unordered and only its magnitude can be checked."""
+    entities, periods = deriver.named(binding)
+    found: list[tuple[Fact, Fact, bool, bool]] = []
+    for a, b, (ea, pa), (eb, pb) in _told_apart(deriver, entities, periods):
+        if not (same_metric(a, b) or _overall_figure_of(a, b) or _overall_figure_of(b, a)):
+            continue
+        same_period = a.periods == b.periods or (pa == pb and pa is not None)
+        overall_b = not b.labels and not b.scope
+        overall_a = not a.labels and not a.scope
+        if ea is not None and eb is not None and ea != eb and same_period:
+            pinned = len(entities) == 2
+            found += [(a, b, pinned, False), (b, a, pinned, False)]
+        elif same_period and ((ea is not None and overall_b) or (eb is not None and overall_a)):
+            subject, other = (a, b) if ea is not None else (b, a)
+            found.append((subject, other, len(entities) == 1, True))
+        elif (
+            pa is not None
+            and pb is not None
+            and pa != pb
+            and (ea is not None or not entities)  # the named row's change, not another's
+            and a.labels == b.labels
+            and (a.scope == b.scope or a.filters == b.filters)  # labelled "Q1 2024", "Q1 2025"
+        ):
+            later, earlier = (a, b) if is_later(pa, pb) else (b, a)
+            own = not binding.entities or ea in binding.entities  # "X (+16%)": X's change
+            found.append((later, earlier, len(periods) == 2 and own, True))
+    return found
+
+
+def _for(
+    deriver: Deriver, fact: Fact, entities: Iterable[str], periods: Iterable[Period]
+) -> tuple[str | None, Period | None]:
+    """Which named entity and which named period a fact is for."""
+    entity = next((e for e in entities if fact.is_for(e)), None)
+    period = next(
+        (p for p in periods if any(fp.within(p) and fp.grain == p.grain for fp in fact.periods)),
+        None,
+    )
+    return entity, period
+
+
+def _told_apart(
+    deriver: Deriver, entities: Sequence[str], periods: Sequence[Period]
+) -> list[tuple[Fact, Fact, tuple[str | None, Period | None], tuple[str | None, Period | None]]]:
+    """The pairs of facts (in fact order) that the named entities or periods may tell
+    apart: both for a named entity or period, or one for a named entity beside an overall
+    figure. Any other pair gives no difference, so only these are read (a reference of
+    thousands of rows makes millions of pairs)."""
+    tags = [_for(deriver, f, entities, periods) for f in deriver.facts]
+    named = [i for i, (e, p) in enumerate(tags) if e is not None or p is not None]
+    for_entity = [i for i in named if tags[i][0] is not None]
+    overall = [
+        i
+        for i, f in enumerate(deriver.facts)
+        if not f.labels and not f.scope and tags[i] == (None, None)
+    ]
+    pairs = set(itertools.combinations(named, 2))
+    pairs |= {(min(i, j), max(i, j)) for i in for_entity for j in overall}
+    return [(deriver.facts[i], deriver.facts[j], tags[i], tags[j]) for i, j in sorted(pairs)]
+
+
+def against_overall(
+    deriver: Deriver, claim: Claim, binding: Binding, pairs: list[tuple[Fact, Fact, bool, bool]]
+) -> list[tuple[Fact, Fact, bool, bool]]:
+    """The pairs, the claim's entity against the overall figure pinned when the words after
+    the claim name that figure and no label ("2.3 points below the network", in a sentence
+    naming two clinics)."""
+    text = deriver.ctx.answer
+    end = min(claim.span[1] + 30, binding.sentence[1])
+    after = _OVERALL_AFTER.match(text, claim.span[1], end)
+    if after is None or deriver.ctx.labels_in(claim.span[1], after.end()):
+        return pairs
+    return [
+        (a, b, pinned or (_overall(b) and any(map(a.is_for, binding.entities))), ordered)
+        for a, b, pinned, ordered in pairs
+    ]
+
+
+def stated_pair(
+    deriver: Deriver, claim: Claim, binding: Binding
+) -> list[tuple[Fact, Fact, bool, bool]]:
+    """For a change written after the two levels it compares, in one table row or clause
+    ("| Harbor | $210 | $221 | +5.0% |", "North: 77.4%, up 6.4 points on 71.0%"): those two
+    facts, of one metric and one row from two references; the later period is the subject,
+    else the pair is unordered. With only one level stated, the same row's value in the
+    other reference, when there is exactly one."""
+    at = deriver.first_anchors(deriver.facts, binding.clause[0], claim.span[0])
+    stated = [f for f in deriver.facts if id(f) in at]
+    if len(stated) == 1:
+        stated += [
+            other
+            for other in deriver.rows[(stated[0].labels, stated[0].scope)]
+            if other.source is not stated[0].source and same_metric(other, stated[0])
+        ]
+    if len(stated) != 2 or stated[0].source is stated[1].source:
+        return []
+    a, b = stated
+    if a.labels != b.labels or not same_metric(a, b):
+        return []
+    pa, pb = next(iter(a.periods), None), next(iter(b.periods), None)
+    if pa is not None and pb is not None and pa != pb:
+        later, earlier = (a, b) if is_later(pa, pb) else (b, a)
+        return [(later, earlier, True, True)]
+    return [(a, b, True, False), (b, a, True, False)]
+
+
+def listed_pair(
+    deriver: Deriver, claim: Claim, binding: Binding
+) -> list[tuple[Fact, Fact, bool, bool]]:
+    """For a change in a list item right after two items stating its two levels, one a line
+    ("- 2024: 26%", "- 2025: 14%", "- Change: -12 points"): those two, as written in one
+    clause."""
+    item = deriver.ctx.layout.item_of(claim.span[0])
+    if item is None:
+        return []
+    before = deriver.ctx.layout.items_before(item, 2)
+    lines = [item, *before]
+    if len(before) < 2 or any(
+        deriver.ctx.answer[b.end : a.start].strip() for a, b in itertools.pairwise(lines)
+    ):
+        return []
+    return stated_pair(deriver, claim, replace(binding, clause=(before[-1].start, claim.span[0])))
+
+
+def own_pair(
+    deriver: Deriver, claim: Claim, binding: Binding
+) -> list[tuple[Fact, Fact, bool, bool]]:
+    """For a change written right after two values of its own row, with no label between
+    them ("Starter $13.77 vs $15 list (8.2% below)" in a sentence naming every plan): those
+    two, whichever other rows the sentence names; the later period is the subject, and of
+    two quantities of one period either may be the base ("vs", "from … to")."""
+    start, _ = deriver.phrase(claim, binding)
+    mentions = deriver.ctx.labels_in(start, claim.span[0])
+    if mentions:
+        start = mentions[-1].start
+    at = deriver.first_anchors(deriver.facts, start, claim.span[0])
+    if len(at) != 2:
+        return []
+    a, b = sorted((f for f in deriver.facts if id(f) in at), key=lambda f: at[id(f)])
+    if a.labels != b.labels or a.scope != b.scope or not same_family(a, b):
+        return []
+    pa, pb = (f.row_period or next(iter(f.periods), None) for f in (a, b))
+    if pa is not None and pb is not None and pa != pb:
+        if not same_metric(a, b):
+            return []
+        return [(a, b, True, True) if is_later(pa, pb) else (b, a, True, True)]
+    if a.source is not b.source or a.column == b.column or family(a.unit) is None:
+        return []  # of one period: two quantities of one row, each of a known unit
+    return [(a, b, True, False), (b, a, True, False)]
+
+
+def to_extreme(
+    deriver: Deriver, claim: Claim, binding: Binding
+) -> list[tuple[Fact, Fact, bool, bool]] | None:
+    """For a change to a column's extreme ("about 43% below the peak"): each value its
+    statement states before it against its column's highest (or lowest) value, unpinned,
+    since which value is the peak is read from the references, not from the words. None
+    when the claim names no extreme."""
+    text = deriver.ctx.answer
+    end = min(claim.span[1] + 30, binding.sentence[1])
+    named = _TO_EXTREME.search(text, claim.span[0], end)
+    if named is None:
+        return None
+    high = named.group(1).lower() in ("peak", "high", "top", "maximum", "record")
+    pick = max if high else min
+    start, _ = deriver.sentence_phrase(claim, binding)
+    at = deriver.first_anchors(deriver.facts, start, claim.span[0])
+    out = []
+    for fact in deriver.facts:
+        members = deriver.series[fact.series]
+        if id(fact) not in at or len(members) < 3:
+            continue
+        extreme = pick(members, key=lambda f: f.value)
+        if extreme is not fact:
+            out.append((fact, extreme, False, True))
+    return out
+
+
+def to_last_stated(
+    deriver: Deriver, claim: Claim, binding: Binding
+) -> list[tuple[Fact, Fact, bool, bool]]:
+    """For a gap naming one row only ("X was lowest at 106.2, 13.5 less"): that row's value
+    and the other row's value of its metric and period stated last before it, unordered
+    and unpinned, since the other side is only inferred."""
+    if len(binding.entities) != 1:
+        return []
+    at = deriver.first_anchors(deriver.facts, 0, claim.span[0])
+    here = deriver.first_anchors(
+        deriver.facts, deriver.sentence_phrase(claim, binding)[0], claim.span[0]
+    )
+    out = []
+    for a in deriver.facts:
+        if id(a) not in here or not any(map(a.is_for, binding.entities)):
+            continue  # its own value stated first: "lowest at 106.2, 13.5 less"
+        others = [
+            b
+            for b in deriver.facts
+            if id(b) in at
+            and not any(map(b.is_for, binding.entities))
+            and b.periods == a.periods
+            and same_metric(a, b)
+        ]
+        if others:
+            out.append((a, max(others, key=lambda b: at[id(b)]), False, False))
+    return out
+
+
+def row_gaps(deriver: Deriver, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
+    """For a gap between two quantities of one named row ("Fleet 25 came in $201K under
+    reserve" beside its reserve and its payments): each pair of its columns of one unit
+    family, unordered and unpinned, so such a gap can be supported but never accused."""
+    out: list[tuple[Fact, Fact, bool, bool]] = []
+    named = set().union(*(deriver.rows_naming.get(e, ()) for e in binding.entities))
+    for key in sorted(named, key=lambda k: deriver.index[id(deriver.rows[k][0])]):
+        for a, b in itertools.combinations(deriver.rows[key], 2):
+            if (
+                a.column != b.column
+                and a.source is b.source
+                and a.periods == b.periods
+                and family(a.unit) is not None
+                and same_family(a, b)
+            ):
+                out.append((a, b, False, False))
+    return out
+
+
+def lone_partner(deriver: Deriver, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
+    """For a comparison naming one side only ("Collision work took 45 times as long"
+    beside the oil-change figure): the named fact and the one other value of its metric
+    and period, unordered and unpinned, since the other side is only inferred."""
+    entities, _ = deriver.named(binding)
+    named = [a for a in deriver.facts if any(a.is_for(e) for e in entities)]
+    if len(named) > MAX_RUN:
+        return []  # a label of many rows names no one side
+    out = []
+    for a in named:
+        partners = [
+            b
+            for b in deriver.facts
+            if b is not a
+            and b.periods == a.periods
+            and same_metric(a, b)
+            and not any(b.is_for(e) for e in entities)
+        ]
+        if len(partners) == 1:
+            out.append((a, partners[0], False, False))
+    return out

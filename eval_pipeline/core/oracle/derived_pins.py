@@ -1,0 +1,407 @@
+"""Which derived values a claim's words call for (``candidates`` derives them; ``cued`` ones
+may support it) and pin it to (so they may accuse it): a share written as one, a gap its words
+name between values its sentence states, a change between levels of the quantity its statement
+names; and, of several, the derivations over the series its words or its table column name."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from eval_pipeline.core.models import Claim, Unit
+from eval_pipeline.core.oracle.binding import Binding
+from eval_pipeline.core.oracle.candidates import bare_decimal, known_scale
+from eval_pipeline.core.oracle.claim_words import OF_ANOTHER, OF_PHRASE, OF_START, head_noun
+from eval_pipeline.core.oracle.derived import (
+    GAP_CUE,
+    RELATIVE_CUE,
+    SUM_CUE,
+    Derived,
+    Deriver,
+    written_signed,
+)
+from eval_pipeline.core.oracle.derived_changes import changes, ratios, spreads
+from eval_pipeline.core.oracle.derived_periods import period_led
+from eval_pipeline.core.oracle.derived_shares import parts_of_a_mix, shares
+from eval_pipeline.core.oracle.derived_sums import means, per_item, sums
+from eval_pipeline.core.oracle.facts import Fact, tokens
+from eval_pipeline.core.oracle.units import RATES, family, scale
+from eval_pipeline.core.oracle.verify_state import VerifyState
+
+_SHARE_CUE = re.compile(
+    r"%\s+(?i:of)\b|\b(?i:share|accounted|accounts|accounting|made\s+up|makes\s+up|make\s+up|"
+    r"proportion|portion|represent\w*)\b"
+)
+_OF_ITS_OWN = re.compile(r"\s+(?i:of)\s+(?i:its|their|his|her)\b")
+"""After a share of the entity's own quantity ("42% of their energy"), not of everyone's."""
+_CHANGE_HEAD = re.compile(
+    r"(?im)^\s*[-*•]?\s*(?:[\w-]+\s+){0,2}(?:growth|change|increase|decrease|difference)\s*:"
+    r"\s*[+-]?$"
+)
+"""A line headed by a change's name ("- Growth: 33%", "- Member growth: 23%"): its figure is the
+change, not a level."""
+_THAN = re.compile(r"(?:\s+[a-z][\w-]*){0,2}?\s+(?i:than)\s+")
+"""From a comparison's number to the words of what it is compared with: "40 more than …"."""
+_WHOLE_ORGANISATION = re.compile(
+    r"\b(?i:network|group|company|chain|organi[sz]ation)(?:-wide)?\b|\b(?i:\w+-wide)\b"
+)
+"""Words of a figure for everything: "group-wide", "across the network", "company-wide"."""
+_CLAUSE_STOP = re.compile(r"[,;:.!?()]|\s[—–-]\s|\b(?i:and|but|while|whereas)\b")
+_PER_PERIOD = re.compile(
+    r"\b(?i:(?:a|per|each|every)\s+(?:day|week|month|quarter|year)|monthly|weekly|daily|"
+    r"on\s+average|average|averag\w+|mean)\b"
+)
+_PER = re.compile(r"\b(?i:per|each|a\s+(?:visit|piece|unit|car|head)|an?\s+average|averag\w*)\b")
+_RATIO = re.compile(r"\b(?i:times|twice|x)\b|[\dx×]x\b|\bto\s+1\b")
+_EXTREME = (
+    r"highest|lowest|slowest|fastest|largest|smallest|biggest|best|worst|top|bottom|longest|"
+    r"shortest|most|least|cheapest|dearest"
+)
+_SPREAD_CUE = re.compile(
+    rf"\b(?i:spread|(?:{_EXTREME})(?:\s+\w+)?\s+(?:and|to)\s+(?:the\s+)?(?:{_EXTREME}))\b"
+)
+"""Words of the gap between a column's extremes: "the spread", "top to bottom", "between the
+highest and lowest tier"."""
+_COMPLEMENT = re.compile(
+    r"\b(?i:un\w+|not|non-\w+|didn['’]t|did\s+not|remaining|rest|other|missed|outstanding|"
+    r"wouldn['’]t|would\s+not|never|without)\b"
+)
+_OTHER_NUMBER = re.compile(r"\d[\d,.]*")
+
+
+def _own_words(near: str, start: int, claim: Claim) -> str:
+    """The words of ``near`` (the claim's text at ``start``) that no other number stands
+    between: "a week" in "20,712 kWh, about 5,178 kWh a week" is the second number's."""
+    end = start + claim.span[1] - claim.span[0]
+    after = _OTHER_NUMBER.search(near, end)
+    before = [m.end() for m in _OTHER_NUMBER.finditer(near, 0, start)]
+    return near[(before[-1] if before else 0) : after.start() if after else len(near)]
+
+
+def candidates(
+    deriver: Deriver, claim: Claim, binding: Binding, unit: Unit | None
+) -> list[Derived]:
+    """Every derivation the claim's words and unit call for."""
+    text = deriver.ctx.answer
+    clause = text[binding.clause[0] : binding.clause[1]]
+    near = text[
+        max(binding.clause[0], claim.span[0] - 40) : min(binding.clause[1], claim.span[1] + 50)
+    ]
+    own = _own_words(near, claim.span[0] - max(binding.clause[0], claim.span[0] - 40), claim)
+    out: list[Derived] = []
+    fam = family(unit)
+    if claim.per is not None or (fam == "rate" and claim.kind != "comparison"):
+        out += shares(deriver, claim, binding, complement=bool(_COMPLEMENT.search(near)))
+    if fam == "rate" and claim.per is None and claim.kind != "comparison":
+        out += parts_of_a_mix(deriver, binding, cued=bool(SUM_CUE.search(clause)))
+    if (
+        claim.kind == "comparison"
+        or written_signed(claim)
+        or (fam in ("rate", None) and RELATIVE_CUE.search(near))
+        or (fam == "rate" and GAP_CUE.search(near))
+    ):
+        out += changes(deriver, claim, binding, unit)
+    if fam != "ratio" and _SPREAD_CUE.search(text, binding.sentence[0], claim.span[0]):
+        out += spreads(deriver, binding, None if bare_decimal(claim) else unit)
+    if unit == "ratio" or _RATIO.search(text[claim.span[0] : claim.span[1] + 12]):
+        out += ratios(deriver, claim, binding)
+    if fam not in ("rate", "ratio") and claim.per is None:
+        if (SUM_CUE.search(clause) or claim.kind != "comparison") and not _PER_PERIOD.search(own):
+            out += sums(deriver, claim, binding, unit, cued=bool(SUM_CUE.search(near)))
+        if _PER.search(near):
+            out += per_item(deriver, claim, binding, unit)
+        if _PER_PERIOD.search(own):
+            out += means(deriver, binding, unit)
+        if (
+            claim.kind != "comparison"
+            and not written_signed(claim)
+            and re.search(
+                r"\b(?i:more|fewer|less|longer|shorter|higher|lower|gap|difference|ahead|behind|"
+                r"faster|slower|above|below)\b",
+                near,
+            )
+        ):
+            out += changes(deriver, claim, binding, unit)
+    return out
+
+
+def pins(
+    state: VerifyState, claim: Claim, binding: Binding, unit: Unit | None, found: Derived
+) -> bool:
+    """May a derived value accuse the claim? Only a derivation its own words call for, over
+    facts its sentence names, in a unit that leaves no doubt (a "%" change of rates could
+    be points or relative)."""
+    text = state.ctx.answer
+    sentence = tokens(text[binding.sentence[0] : binding.sentence[1]]) | binding.lead_in
+    anchored = any(
+        binding.lead_start <= position < binding.sentence[1]
+        for f in found.facts
+        for position in state.anchors.get(id(f), ())
+    )
+    start, end = binding.sentence
+    named = {m.key for m in state.ctx.labels_in(start, end)}
+    by_name = (
+        len(found.facts) == 2
+        and all((f.labels or f.scope) & named for f in found.facts)
+        and len({frozenset((f.labels or f.scope) & named) for f in found.facts}) == 2
+    )
+    led = found.how in ("relative change", "difference") and period_led(
+        state.deriver, claim, binding
+    )
+    if not (anchored or by_name or led) and not any(sentence & f.meaning for f in found.facts):
+        return False
+    noun = head_noun(text, claim)
+    if noun is not None and not any(noun in f.meaning for f in found.facts):
+        return False
+    if not cued(state, claim, binding, unit, found) or found.how.startswith("complement"):
+        return False
+    if found.how.startswith("share") and _OF_ITS_OWN.match(text, claim.span[1]):
+        return False  # "42% of their energy": a share within the entity, not its share
+    if found.how.startswith("share") and not (anchored or _written_as_share(state, claim, binding)):
+        return False  # "they renew at 81%": a bare "%" beside neither part nor whole
+    if (
+        found.how in ("relative change", "difference")
+        and claim.kind != "comparison"
+        and not (found.how == "difference" and _gap_of_stated(state, claim, binding, found))
+        and not _CHANGE_HEAD.search(state.ctx.answer, binding.lead_start, claim.span[0])
+    ):
+        return False  # a level read as a change's size supports, never accuses
+    if found.how in ("relative change", "difference", "ratio") and (
+        _than_nothing_named(state, claim, binding)  # "40 more than the two at the bottom"
+        or _each_its_own(state, claim, binding, found)  # "X 2.2 days slower and Y 5.4 faster"
+    ):
+        return False  # not the gap between the two the sentence names
+    if found.how == "amount per item":
+        return False
+    if not known_scale(claim, found.facts[0], found.value):
+        return False  # "4.2 GWh" beside a sum of rows whose prefix is not known
+    if found.how in ("total", "sum") and abs(claim.value or 0) <= max(
+        abs(f.value) for f in found.facts
+    ):
+        return False  # a figure no larger than one of the parts is not their total
+    if found.how in ("total", "sum") and _wider_than(state, binding, found.facts):
+        return False  # "group-wide" beside one venue's rows: the group's total is not theirs
+    if OF_ANOTHER.match(text, claim.span[1]):
+        return False  # "60% of Dr. Okafor's referrals", "40% of those no-shows"
+    if found.how.startswith("share") and _named_as_whole(state, claim, binding, found.facts[0]):
+        return False  # "Auto Lite accounted for 41% of personal-auto indemnity"
+    if found.how == "relative change":
+        return unit in ("percent", "fraction") and found.facts[0].unit not in RATES
+    if found.how == "difference":
+        return scale(unit, found.unit) is not None and not (
+            unit == "percent" and found.unit == "points"
+        )
+    return True
+
+
+def cued(
+    state: VerifyState, claim: Claim, binding: Binding, unit: Unit | None, found: Derived
+) -> bool:
+    """Do the claim's own words call for this derivation? A round hedged figure agrees
+    with many derived values by chance, so only the one its words name may support it."""
+    near = _near(state, claim, binding)
+    if found.how.startswith("share") or found.how.startswith("complement"):
+        return _written_as_share(state, claim, binding) or not state.rates
+    if found.how in ("total", "sum"):
+        if found.pinned or SUM_CUE.search(near) or _parts_of(binding, found.facts):
+            return True
+        # "There are 38 open tickets" beside open tickets by priority: the column it names,
+        # no row of it
+        return (
+            found.how == "total"
+            and not binding.entities
+            and not binding.periods
+            and bool(binding.meaning & found.facts[0].own_meaning)
+        )
+    if found.how == "ratio":
+        return unit == "ratio"
+    if found.how in ("amount per item", "mean", "spread"):
+        return True
+    if found.how == "difference" and (
+        written_signed(claim) or (found.pinned and _names_a_gap(state, claim, binding))
+    ):
+        return True  # "(+$131 per account)", "a gap of 0.1 days" after its two levels
+    if found.how == "relative change" and claim.kind != "comparison":
+        # "an increase of 871 visits, or 16.35%": a level written as the size of a change
+        return unit in ("percent", "fraction") and bool(RELATIVE_CUE.search(near))
+    return claim.kind == "comparison"
+
+
+def _near(state: VerifyState, claim: Claim, binding: Binding) -> str:
+    """Its clause's words around the claim, which may call for a derivation."""
+    start, end = binding.clause
+    return state.ctx.answer[max(start, claim.span[0] - 40) : min(end, claim.span[1] + 30)]
+
+
+def _written_as_share(state: VerifyState, claim: Claim, binding: Binding) -> bool:
+    """Is the claim written as a share: "one in 8", a fraction, "%" with a share's words
+    around it ("41% of", "accounted for") or in a sentence opening on its whole ("Of the
+    622 hours, …")? Beside references holding no rate a bare "%" may be a share too, or
+    the rate of something they do not hold."""
+    cued = claim.per is not None or claim.unit == "fraction"
+    opens = OF_START.match(state.ctx.answer, binding.sentence[0]) is not None
+    return cued or opens or bool(_SHARE_CUE.search(_near(state, claim, binding)))
+
+
+def _parts_of(binding: Binding, facts: Sequence[Fact]) -> bool:
+    """Are the facts the parts of a period the claim names, each for a shorter period inside
+    it ("Full-year 2024 revenue was $9.95M" over four quarters)? A level of that period is
+    then their sum, with no word calling for one."""
+    return (
+        len(facts) >= 2
+        and bool(binding.periods)
+        and len({f.periods for f in facts}) == len(facts)
+        and all(
+            any(fp.within(p) and not p.within(fp) for fp in f.periods)
+            for f in facts
+            for p in binding.periods
+        )
+    )
+
+
+def _names_a_gap(state: VerifyState, claim: Claim, binding: Binding) -> bool:
+    """Does the claim's clause call it the size of a gap ("a gap of about 0.1 days", "the
+    difference is 0.5 points")?"""
+    start = max(binding.clause[0], claim.span[0] - 40)
+    return (
+        claim.kind == "numeric"
+        and bool(GAP_CUE.search(state.ctx.answer, start, claim.span[0]))
+        and not state.outside_the_references(binding, state.facts)
+    )
+
+
+def _gap_of_stated(state: VerifyState, claim: Claim, binding: Binding, found: Derived) -> bool:
+    """Is the claim a gap its words name, between two values its sentence states before it
+    ("38.4 days … 38.5 days — a gap of 0.1 days")? It is then the difference of those two."""
+    return (
+        found.pinned
+        and _names_a_gap(state, claim, binding)
+        and all(
+            any(binding.sentence[0] <= p < claim.span[0] for p in state.anchors.get(id(f), ()))
+            for f in found.facts
+        )
+    )
+
+
+def _each_its_own(state: VerifyState, claim: Claim, binding: Binding, found: Derived) -> bool:
+    """Has the other entity of a gap its own comparison in the claim's sentence ("Southeast
+    runs 2.2 days slower and Pacific 5.4 days faster")? Each is then that entity's gap to
+    something else, not the gap between the two, which would be stated once."""
+    if claim.kind != "comparison" or len(found.facts) != 2:
+        return False
+    whose = [f.labels or f.scope for f in found.facts]
+    mine = [w for w in whose if w & binding.entities]
+    if len(mine) != 1:
+        return False
+    other = next(w for w in whose if w is not mine[0])
+    return any(
+        c.id != claim.id
+        and c.kind == "comparison"
+        and state.bindings[c.id].sentence == binding.sentence
+        and state.bindings[c.id].entities & other
+        and not state.bindings[c.id].entities & mine[0]
+        for c in state.claims
+        if c.id in state.bindings
+    )
+
+
+def _wider_than(state: VerifyState, binding: Binding, facts: Sequence[Fact]) -> bool:
+    """Does the claim's clause speak for the whole organisation ("group-wide", "across the
+    network") while the facts are all of one entity (a venue's weeks)?"""
+    clause = state.ctx.answer[binding.clause[0] : binding.clause[1]]
+    scopes = {f.scope for f in facts if not f.labels}
+    return bool(_WHOLE_ORGANISATION.search(clause)) and len(scopes) == 1 and all(scopes)
+
+
+def _named_as_whole(state: VerifyState, claim: Claim, binding: Binding, part: Fact) -> bool:
+    """Is the part's entity named only after the share's "of" ("41% of personal-auto
+    indemnity")? It then owns the whole, and the part is something inside it."""
+    of = OF_PHRASE.match(state.ctx.answer, claim.span[1], binding.clause[1])
+    if of is None:
+        return False
+    own = part.labels or part.scope
+    inside = [m for m in state.ctx.labels_in(of.start(), of.end()) if m.key in own]
+    outside = [
+        m
+        for m in state.ctx.labels_in(*binding.clause)
+        if m.key in own and not of.start() <= m.start < of.end()
+    ]
+    return bool(inside) and not outside
+
+
+def _than_nothing_named(state: VerifyState, claim: Claim, binding: Binding) -> bool:
+    """Does the claim name what it is compared with ("… more than X") by words that name
+    no label, no period, no overall figure and state no figure? Then the other side is none
+    of the references' values the sentence names elsewhere."""
+    text = state.ctx.answer
+    than = _THAN.match(text, claim.span[1])
+    if than is None:
+        return False
+    end = _CLAUSE_STOP.search(text, than.end(), binding.sentence[1])
+    start, stop = than.end(), end.start() if end else binding.sentence[1]
+    return not (
+        state.ctx.labels_in(start, stop)
+        or state.ctx.periods_in(start, stop)
+        or SUM_CUE.search(text, start, stop)
+        or any(start <= other.span[0] < stop for other in state.claims)
+    )
+
+
+def of_its_column_series(state: VerifyState, claim: Claim, found: list[Derived]) -> list[Derived]:
+    """Of several derivations, the ones over the series most other cells of the claim's
+    table column state, right or wrong: a total row under two year columns adds its own
+    column's rows (a cell whose value two series share may be anchored to the other)."""
+    column = state.columns.get(claim.id)
+    if column is None or len(found) < 2:
+        return found
+    cells = {
+        other.span[0]
+        for other in state.claims
+        if other.id != claim.id and state.columns.get(other.id) == column
+    }
+    stated = Counter(
+        f.series
+        for f in state.facts
+        for position in state.anchors.get(id(f), ())
+        if position in cells
+    )
+    if not stated:
+        return found
+    series, count = stated.most_common(1)[0]
+    if count < 2 or 2 * count <= stated.total():
+        return found
+    own = [d for d in found if all(f.series == series for f in d.facts)]
+    return own or found
+
+
+def of_the_quantity_named(binding: Binding, found: list[Derived]) -> list[Derived]:
+    """Of derivations over several columns ("Gold and Platinum together made 22% of room
+    revenue" beside stays, nights and revenue per tier), those of the column the claim's words
+    name most, when that is one column."""
+    named = [len(binding.meaning & d.facts[0].own_meaning) for d in found]
+    most = max(named, default=0)
+    chosen = [d for d, n in zip(found, named, strict=True) if n == most]
+    return chosen if most > 0 and len({d.facts[0].series for d in chosen}) == 1 else found
+
+
+def of_the_column_named(
+    state: VerifyState, claim: Claim, binding: Binding, found: list[Derived]
+) -> list[Derived]:
+    """Of changes over several columns ("July covers were up 13.1%" beside reservations,
+    covers and no-show rate by month), those of the one column its statement names."""
+    start, end = state.deriver.sentence_phrase(claim, binding)
+    words = tokens(state.ctx.answer[start:end])
+    chosen = [d for d in found if words & d.facts[0].own_meaning]
+    return chosen if len({d.facts[0].series for d in chosen}) == 1 else found
+
+
+def stated_in_its_phrase(
+    state: VerifyState, claim: Claim, binding: Binding, found: Derived
+) -> bool:
+    """Does a claim of the claim's own statement state one of the derived value's facts
+    before it?"""
+    start, _ = state.deriver.sentence_phrase(claim, binding)
+    return any(
+        start <= p < claim.span[0] for f in found.facts for p in state.anchors.get(id(f), ())
+    )

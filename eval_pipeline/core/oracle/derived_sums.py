@@ -1,0 +1,186 @@
+"""Sums, means and amounts per item derived from the facts: a whole column, the rows a
+sentence names, a run of rows stated before it."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+
+from eval_pipeline.core.claims.layout import Row, Table
+from eval_pipeline.core.claims.numbers import WORD_VALUES
+from eval_pipeline.core.models import Claim, Unit
+from eval_pipeline.core.oracle.binding import Binding
+from eval_pipeline.core.oracle.candidates import comparable, fit
+from eval_pipeline.core.oracle.derived import (
+    MAX_RUN,
+    SUM_CUE,
+    Derived,
+    Deriver,
+    amount,
+)
+from eval_pipeline.core.oracle.facts import Fact
+from eval_pipeline.core.oracle.units import family
+
+_TOTAL_LABEL = re.compile(rf"[\W_]*(?i:grand\s+)?(?:{SUM_CUE.pattern})[\W_]*")
+"""The label of a table's total row ("Total", "**Grand total**", "All", "Group")."""
+
+
+def _in_periods(fact: Fact, binding: Binding) -> bool:
+    """Is the fact for a period within every period the claim's sentence names?"""
+    return all(any(fp.within(p) for fp in fact.periods) for p in binding.periods)
+
+
+def sums(
+    deriver: Deriver, claim: Claim, binding: Binding, unit: Unit | None, *, cued: bool
+) -> list[Derived]:
+    """A whole column, or the rows the sentence names, added up."""
+    out: list[Derived] = []
+    entities, _ = deriver.named(binding)
+    if len(binding.entities) >= 2:  # "churn and contraction together took $82.7K"
+        entities = sorted(binding.entities)
+    usable = deriver.first_of_each_series(lambda f: comparable(unit, f) and amount(f))
+    for fact, series in usable:
+        within = [f for f in series if binding.periods and _in_periods(f, binding)]
+        if 2 <= len(within) < len(series):  # "Q1 2024 total: 2,068" over monthly rows
+            out.append(Derived(sum(f.value for f in within), fact.unit, tuple(within), "sum", cued))
+        elif len(series) >= 2:
+            every = cued and len(within) == len(series)  # "November's total", all rows in it
+            whole = not binding.entities and (
+                every
+                or _says_all(deriver, binding, len(series), cued)
+                or _total_of_its_table(deriver, claim, series)
+            )
+            out.append(
+                Derived(sum(f.value for f in series), fact.unit, tuple(series), "total", whole)
+            )
+        named = [f for f in series if f.labels & set(entities)]
+        if 2 <= len(named) < len(series):  # "Friday to Sunday" names three rows, not two
+            clause = {m.key for m in deriver.ctx.labels_in(*deriver.phrase(claim, binding))}
+            pinned = (
+                cued
+                and not deriver.ctx.labels_as_a_range(*binding.sentence)
+                and all(f.labels & clause for f in named)  # not "…, and X beat Y"
+            )
+            out.append(Derived(sum(f.value for f in named), fact.unit, tuple(named), "sum", pinned))
+    if cued and len(binding.entities) < 2 and not claim.hedged and not _total_row(deriver, claim):
+        out += _stated_runs(deriver, claim, unit)
+    scalars: dict[tuple[str, str | None], list[Fact]] = {}
+    for fact in deriver.facts:
+        if not fact.labels and comparable(unit, fact):
+            scalars.setdefault((fact.source.reference.target, fact.column), []).append(fact)
+    for group in scalars.values():  # all of them: one that is no amount leaves no sum
+        if binding.periods:  # "Full-year 2024 revenue" adds 2024's quarters, not 2025's
+            group = [f for f in group if _in_periods(f, binding)]
+        if len(group) >= 2 and all(map(amount, group)):
+            out.append(
+                Derived(sum(f.value for f in group), group[0].unit, tuple(group), "sum", cued)
+            )
+    return out
+
+
+def _total_row(deriver: Deriver, claim: Claim) -> tuple[Table, Row] | None:
+    """The table and row the claim is in when the row's label says it is the total
+    ("| **Total** | $81.8K |"): it adds the whole column above it, not a run of its rows."""
+    found = deriver.ctx.layout.cell_of(claim.span[0])
+    if found is None:
+        return None
+    table, row, cell = found
+    label = row.cells[0]
+    return (table, row) if cell.column > 0 and _TOTAL_LABEL.fullmatch(label.text) else None
+
+
+def _total_of_its_table(deriver: Deriver, claim: Claim, series: Sequence[Fact]) -> bool:
+    """Is the claim the total row of a table whose rows above it state every row of the
+    series? Its column's total is then what it states."""
+    found = _total_row(deriver, claim)
+    if found is None:
+        return False
+    table, row = found
+    stated = deriver.first_anchors(series, table.rows[0].start, row.start)
+    return len(stated) == len(series)
+
+
+def _stated_runs(deriver: Deriver, claim: Claim, unit: Unit | None) -> list[Derived]:
+    """For a sum whose rows are named only before its sentence ("Southeast 213 and
+    Northeast 202. … Together the two account for 415"): the rows of one series that
+    claims before it state, each run of them in the order written, unpinned. Not for a
+    hedged claim: one of the dozens of runs of a long list is "around 240" by chance."""
+    out = []
+    for members in deriver.series.values():
+        if not (comparable(unit, members[0]) and amount(members[0])):
+            continue
+        at = deriver.first_anchors(members, 0, claim.span[0])
+        stated = sorted((f for f in members if id(f) in at), key=lambda f: at[id(f)])
+        for i, j in itertools.combinations(range(len(stated[:MAX_RUN]) + 1), 2):
+            if j - i >= 2:
+                run = tuple(stated[i:j])
+                out.append(Derived(sum(f.value for f in run), run[0].unit, run, "sum", False))
+    return out
+
+
+def _says_all(deriver: Deriver, binding: Binding, size: int, cued: bool) -> bool:
+    """Does the claim's sentence say the total is over every row: a total word with "all",
+    "network", "overall"…, or the number of rows ("the five reps", "the four weeks")?"""
+    clause = deriver.ctx.answer[binding.clause[0] : binding.clause[1]]
+    if cued and re.search(
+        r"\b(?i:all|every|whole|entire|overall|network|group|grand|company)\b", clause
+    ):
+        return True
+    counts = re.findall(
+        r"\b(?i:the|these|those|all|its|our|their|each\s+of\s+the)\s+(\d{1,2}|two|three|four|"
+        r"five|six|seven|eight|nine|ten|eleven|twelve)\s+[a-z]",
+        clause,
+    )
+    return any((int(c) if c.isdigit() else WORD_VALUES.get(c.lower())) == size for c in counts)
+
+
+def means(deriver: Deriver, binding: Binding, unit: Unit | None) -> list[Derived]:
+    """The mean of a series over its periods ("about 197 a month" over six monthly rows),
+    within the periods the claim names."""
+    out = []
+    usable = deriver.first_of_each_series(
+        lambda f: comparable(unit, f) and f.row_period is not None
+    )
+    for fact, series in usable:
+        rows = [f for f in series if f.row_period is not None and _in_periods(f, binding)]
+        if len(rows) >= 2:
+            mean = sum(f.value for f in rows) / len(rows)
+            out.append(Derived(mean, fact.unit, tuple(rows), "mean", False))
+    return out
+
+
+def _last_named(deriver: Deriver, claim: Claim, fact: Fact) -> bool:
+    """Is the fact's row the last one the answer named before the claim ("Holloway … His
+    average deal was $41.4K")? A sentence naming no row is about that one, not any other
+    ("… Studio 7 Sushi: 70 seats. That's 4.8 seats per table" is no ratio of the first row)."""
+    named = deriver.ctx.label_before(claim.span[0])
+    return not fact.labels or (named is not None and named.key in fact.labels)
+
+
+def per_item(deriver: Deriver, claim: Claim, binding: Binding, unit: Unit | None) -> list[Derived]:
+    """An amount over a count ("29 minutes per visit", "$41,411 per car")."""
+    out = []
+    for a in deriver.facts:
+        if not comparable(unit, a) or family(a.unit) not in (
+            "money",
+            "duration",
+            "count",
+            None,
+        ):
+            continue
+        fa = fit(claim, binding, a)
+        if fa is None or (fa.entity == "row" and not _last_named(deriver, claim, a)):
+            continue
+        for b in deriver.rows[(a.labels, a.scope)]:
+            if (
+                b is a
+                or b.unit != "count"
+                or not b.value
+                or (family(a.unit) == "count" and a.series == b.series)
+            ):
+                continue
+            if fit(claim, binding, b) is None:
+                continue
+            out.append(Derived(a.value / b.value, a.unit, (a, b), "amount per item", False))
+    return out

@@ -1,0 +1,345 @@
+"""The level a wrong claim is held against: the facts it is about when a named entity or
+period pins them, or the case has one comparable figure no other claim states; else why the
+claim cannot be held against any (a gap, a median, a budget, a share of another's quantity)."""
+
+from __future__ import annotations
+
+import re
+
+from eval_pipeline.core.claims.layout import search_before
+from eval_pipeline.core.models import Claim, Unit
+from eval_pipeline.core.oracle.binding import Binding, says_nothing_after
+from eval_pipeline.core.oracle.candidates import Fit, best, claim_unit, known_scale
+from eval_pipeline.core.oracle.claim_words import (
+    NOT_NOUNS,
+    OF_ANOTHER,
+    OF_PHRASE,
+    RESTATED,
+    head_noun,
+)
+from eval_pipeline.core.oracle.derived import GAP_CUE
+from eval_pipeline.core.oracle.facts import Fact, metric_words, tokens
+from eval_pipeline.core.oracle.fit_choice import contenders, magnitude_ratio, of_its_magnitude
+from eval_pipeline.core.oracle.units import RATES, family
+from eval_pipeline.core.oracle.verify_state import VerifyState
+
+_PER_AFTER = re.compile(r"\s*(?i:per|each|a|an)\s+(?!(?i:year|month|week|quarter)\b)[a-z]+\b")
+_PER_NAME = re.compile(r"(?i)per|avg|average|mean")
+_PER_BEFORE = re.compile(
+    r"\b(?i:per|a)\s+(?!(?i:year|month|week|quarter|day)\b)[a-z]+\s+(?:(?!(?i:of)\b)\w+\s+)?$"
+)
+"""Before a value per item ("per claim, $16.8K"); not "a low of 34", which names the figure."""
+_ELSEWHERE = re.compile(
+    r"\b(?i:industry|industry-wide|market-wide|benchmarks?|national(?:ly)?|typical(?:ly)?|"
+    r"usually|normally|peers?|competitors?|elsewhere)\b"
+)
+_PLANNED_NAME = re.compile(r"(?i)budget|target|forecast|goal|threshold|quota|project|assum")
+_PLANNED = re.compile(
+    r"\b(?i:budget(?:s|ed)?|targets?|forecast(?:s|ed)?|goals?|thresholds?|quotas?|projected|"
+    r"assum(?:e|es|ed|ing|ption))\b[^\d:;()\n]{0,30}$"
+)
+"""Words of a figure set in advance right before it ("budgeted at", "the target was"), not of
+one measured ("over the 15-minute target: Eastside (18.8 min)")."""
+_REMAINDER = re.compile(
+    r"\b(?i:un\w+(?:ed|paid)|outstanding|remaining|remainder|balance|left\s+over|leftover)\b"
+)
+_ADDS = re.compile(r"\b(?i:adds?|added|adding)\s+(?:(?i:another|an?\s+extra)\s+)?$")
+"""Before an increment: "tips add roughly $9 an hour", "the patio adds 24 seats"."""
+_OUT_OF = re.compile(r"\s+(?i:out\s+of)\s+\d")
+_ARTICLE_BEFORE = re.compile(r"\b(?i:a|an)\s+$")
+_WORD_AFTER = re.compile(r"\s*([a-z][a-z-]+)")
+_STATISTIC = re.compile(r"\b(?i:median|maximum|minimum|percentile|p\d{2}|mode)\b")
+_SAME_FIGURE = tokens("average overall mean")
+"""Words a restatement may end on without naming another quantity ("88.6 minutes on average")."""
+
+
+def target_of(
+    state: VerifyState, claim: Claim, binding: Binding, direct: list[Fit], *, among_others: bool
+) -> tuple[list[Fit] | None, str]:
+    """The facts a wrong claim is about, when pinned — a named entity or period picks them,
+    or the case has one comparable figure that no other claim states — else why not."""
+    if not direct:
+        return None, "no reference value of its unit fits the entity and period it names"
+    top = best(direct)
+    values = {round(f.fact.value, 9) for f in top}
+    whose = {frozenset(binding.entities & (f.fact.labels or f.fact.scope)) for f in top}
+    apart = len(frozenset().union(*whose)) == sum(map(len, whose))  # "North and South"
+    if len(values) > 1 and len(whose) > 1 and apart and all(whose):
+        return None, "a figure for several named entities together, which no value is"
+    if len(values) != 1:
+        top = of_its_magnitude(claim, claim_unit(claim, binding), top)
+        top = _left_by_its_sentence(state, claim, binding, top)
+        values = {round(f.fact.value, 9) for f in top}
+    if len(values) != 1:
+        shown = ", ".join(f.describe() for f in top[:4])
+        return None, f"several reference values could be the one it states: {shown}"
+    first = top[0]
+    after = state.ctx.answer[claim.span[1] : claim.span[1] + 25]
+    before = state.ctx.answer[max(binding.clause[0], claim.span[0] - 30) : claim.span[0]]
+    per_item = _PER_AFTER.match(after) or _PER_BEFORE.search(before)
+    if per_item and not _PER_NAME.search(first.fact.describe()):
+        return None, "a value per item, which no reference value is"
+    if claim.per is not None and first.fact.unit not in RATES and abs(first.fact.value) > 1:
+        return None, f"a share, which {first.fact.describe()} is not"
+    if claim.unit in ("percent", "fraction") and OF_ANOTHER.match(after):
+        return None, "a share of another entity's quantity, not its rate"
+    if _a_share_of(state, claim, binding, first.fact):
+        return None, f"a share of {first.fact.describe()}, not its level"
+    if not known_scale(claim, first.fact):
+        return None, f"a measure whose unit prefix {first.fact.describe()} may not share"
+    unknown = _unknown_unit(state, claim, claim_unit(claim, binding), first)
+    if unknown:
+        return None, unknown
+    if claim.unit not in RATES and _a_part_of(state, claim, binding, first.fact):
+        return None, "a part of another entity's or period's total, not its level"
+    noun = head_noun(state.ctx.answer, claim)
+    own = first.fact.meaning | tokens(" ".join([*first.fact.names, *first.fact.scope]))
+    unit = claim_unit(claim, binding)
+    alike = state.numeric_families[family(unit)] if among_others else 0
+    if (
+        noun is not None
+        and noun not in own
+        and not _named_beside(state, claim, binding, noun)
+        and (
+            any(noun in f.meaning for f in state.facts)
+            or (alike > 1 and not binding.meaning & first.fact.own_meaning)
+        )
+    ):
+        return None, f"it counts {noun}s, which {first.fact.describe()} does not"
+    if (
+        not binding.in_table
+        and family(unit) != "rate"
+        and not binding.meaning & first.fact.meaning
+        and magnitude_ratio(claim, unit, first) >= _apart(unit)
+    ):
+        return (
+            None,
+            f"of another magnitude than {first.fact.describe()}, which it does not name",
+        )
+    if not binding.in_table and not binding.meaning & first.fact.meaning:
+        rivals = {
+            f.fact.series
+            for f in contenders(claim, unit, direct)
+            if not state.stated_beside(claim, binding, f.fact)
+            and not (f.entity == "overall" and _overall_taken(state, claim, binding, f))
+        }
+        unsure = not first.pinned and first.entity != "unnamed"
+        if len(rivals) > 1 or (unsure and not binding.context & first.fact.meaning):
+            return None, "its words name none of the reference values it could be about"
+    if first.entity == "named" and (first.pinned or not first.fact.labels):
+        if among_others and claim.per is None and _stated_for(state, claim, binding, first.fact):
+            # "North averages 4.2 min. … Evening stops in North average 6.0 min."
+            return None, "another claim states this value right for the same entity"
+        return top, ""
+    if first.entity == "unnamed":
+        if _is_weak(claim) and alike > 1:
+            return None, "a small number in words beside another figure of its kind"
+        if alike > 1 and not binding.context & first.fact.meaning:
+            return None, "several figures of its kind, and its words name none of them"
+        unnamed = [f for f in direct if f.entity == "unnamed"]
+        named_by_words = first.score > 0 and len({f.fact.series for f in top}) == 1
+        if named_by_words or len(unnamed) == 1:
+            if among_others and _stated_elsewhere(state, claim, first):
+                return None, "the comparable reference value is stated by another claim"
+            return top, ""
+        return None, "it names no label or period to pick one of several reference values"
+    if first.entity == "row":
+        return None, "it names no row of the reference's table"
+    return None, "it names a label the only comparable figure is not for"
+
+
+def _is_weak(claim: Claim) -> bool:
+    """A small number in words ("three teams") is rarely the figure asked for."""
+    return (
+        claim.value is not None
+        and abs(claim.value) <= 10
+        and not any(ch.isdigit() for ch in claim.text)
+        and claim.per is None
+    )
+
+
+def _apart(unit: Unit | None) -> float:
+    """How many times off the one value a claim names none of it must be to be about another
+    quantity: ten, or three for a duration (the stages of one process — waiting, handling,
+    resolving — last several times apart, and a wrong figure is near the right one)."""
+    return 3.0 if family(unit) == "duration" else 10.0
+
+
+def _left_by_its_sentence(
+    state: VerifyState, claim: Claim, binding: Binding, top: list[Fit]
+) -> list[Fit]:
+    """Of several columns of one row the claim may state, the one left when the other
+    claims of its sentence state the rest for that row ("$66.10 vs $69 list": the $69 is
+    the list price, so $66.10 is the other column's figure, right or wrong) — if the claim
+    is of its magnitude, as a wrong figure is near the right one."""
+    if len({(id(f.fact.source), f.fact.position) for f in top}) != 1:
+        return top
+    left = [f for f in top if not state.stated_beside(claim, binding, f.fact)]
+    unit = claim_unit(claim, binding)
+    if len(left) == 1 and magnitude_ratio(claim, unit, left[0]) <= 1.5:
+        return left
+    return top
+
+
+def _named_beside(state: VerifyState, claim: Claim, binding: Binding, noun: str) -> bool:
+    """Does the noun after the claim name a quantity another claim of its sentence states
+    for the same row ("30 of 315 denied": the denials are the 30)? Then it is that claim's."""
+    return any(
+        noun in f.meaning and state.stated_beside(claim, binding, f)
+        for f in state.facts
+        if not binding.entities or binding.entities & (f.labels or f.scope)
+    )
+
+
+def _overall_taken(state: VerifyState, claim: Claim, binding: Binding, fit: Fit) -> bool:
+    """Is the overall figure beside a named entity's already stated by another claim, in
+    its sentence or anywhere as its value ("Chain average: 4.10" then "- Harbor: 4.25")?
+    An answer states the overall figure once; the entity's own is the one left."""
+    return _anchored_beside(state, claim, binding, fit.fact) or _stated_elsewhere(state, claim, fit)
+
+
+def _anchored_beside(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:
+    """Does another claim of its sentence state this fact, right or wrong ("… than the
+    network average of 16.1 minutes")? A named entity's figure beside it is not it."""
+    start, end = binding.sentence
+    return any(start <= at < end and at != claim.span[0] for at in state.anchors.get(id(fact), ()))
+
+
+def _unknown_unit(state: VerifyState, claim: Claim, unit: Unit | None, fit: Fit) -> str:
+    """Why a claim with a unit is not held against a value whose unit nothing declares or
+    names, if so: a rate against a column of whole numbers (counts, most likely), an amount
+    against one of another magnitude ("Severe claims cost $1.9M" beside 49 severe claims)."""
+    fact = fit.fact
+    kind = family(unit)
+    if fact.unit is not None or kind is None:
+        return ""
+    series = state.deriver.series.get(fact.series, [fact])
+    declared = fact.source.unit in RATES or bool(fact.source.column_units)
+    if kind == "rate" and not declared and all(f.value.is_integer() for f in series):
+        return f"a rate, and {fact.describe()} holds whole numbers of no stated unit"
+    if kind in ("money", "duration") and magnitude_ratio(claim, unit, fit) >= 10:
+        return f"of another magnitude than {fact.describe()}, whose unit is not stated"
+    return ""
+
+
+def _a_part_of(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:
+    """Is the claim a part of the whole that pins the fact: the fact's row or period named
+    only in an "of …" after the number ("handled 2,100 of March's deliveries"), not
+    elsewhere in its clause ("Cardiology accounted for 490 of the clinic's visits")?"""
+    of = OF_ANOTHER.match(state.ctx.answer, claim.span[1])
+    if of is None:
+        return False
+    start, end = binding.clause
+    outside = [*state.ctx.labels_in(start, of.start()), *state.ctx.labels_in(of.end(), end)]
+    inside = state.ctx.labels_in(of.start(), of.end())
+    own = fact.labels | fact.scope
+    if any(m.key in own for m in outside):
+        return False
+    if any(m.key in own for m in inside):
+        return True
+    periods = [m.period for m in state.ctx.periods_in(of.start(), of.end())]
+    elsewhere = [
+        m.period
+        for m in (*state.ctx.periods_in(start, of.start()), *state.ctx.periods_in(of.end(), end))
+    ]
+    return any(fp.within(p) for fp in fact.periods for p in periods) and not any(
+        fp.within(p) for fp in fact.periods for p in elsewhere
+    )
+
+
+def _stated_for(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:
+    """Does a claim of another sentence, bound to this fact's entity, state its value? Then
+    this claim, outside a table, is about something else of that entity (a subset, another
+    period); a restatement in its own sentence ("44.7 hours (about 2 days)") is not."""
+    own = fact.labels or fact.scope
+    return not binding.in_table and any(
+        state.bindings[other].entities & own and state.bindings[other].sentence != binding.sentence
+        for other in state.stating_ids(fact) - {claim.id}
+        if other in state.bindings
+    )
+
+
+def _stated_elsewhere(state: VerifyState, claim: Claim, fit: Fit) -> bool:
+    """Does another claim of the answer state this fact's value? Not one restating the
+    claim itself in its unit's family, with the claim near that value ("28.6%, or about 1
+    in 4", "about 1.5 hrs — 88.6 minutes"): both say one thing, the looser one right and
+    the precise one wrong."""
+    near = magnitude_ratio(claim, claim_unit(claim, state.bindings[claim.id]), fit) <= 1.5
+    stating = state.stating_ids(fit.fact) - {claim.id}
+    return any(
+        not (near and _restates(state, claim, other))
+        for other in state.claims
+        if other.id in stating
+    )
+
+
+def _restates(state: VerifyState, claim: Claim, other: Claim) -> bool:
+    """Is the other claim, of the claim's unit family, next to it in its sentence and
+    joined to it as a restatement (", or", " — ", "(") in a looser or another form: hedged,
+    as "1 in N", or in another unit ("$1.2M, or $1.15M after refunds" is another amount),
+    the later adding no words of its own ("about 1.5 hrs — 95 minutes at weekends")?"""
+    if family(other.unit) != family(claim.unit):
+        return False
+    if not other.hedged and (other.unit, other.per) == (claim.unit, claim.per):
+        return False
+    around = state.sentence_claims(state.bindings[claim.id])
+    i = next((k for k, c in enumerate(around) if c.id == claim.id), -1)
+    if i < 0 or other not in around[max(0, i - 1) : i + 2]:
+        return False
+    first, second = sorted((claim, other), key=lambda c: c.span)
+    own = state.bindings[first.id].meaning | _SAME_FIGURE
+    return bool(
+        RESTATED.fullmatch(state.ctx.answer, first.span[1], second.span[0])
+    ) and says_nothing_after(second, state.ctx, own)
+
+
+def _a_share_of(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:
+    """Is a percent written as a share of the fact's own quantity ("2.1% of billing" beside
+    an average bill)? Then it is a part of that quantity, which is not a rate, never its
+    level."""
+    if claim.unit not in ("percent", "fraction") or fact.unit in RATES:
+        return False
+    of = OF_PHRASE.match(state.ctx.answer, claim.span[1], binding.clause[1])
+    return of is not None and bool(tokens(of.group()) & metric_words(fact.own_meaning))
+
+
+def not_its_level(state: VerifyState, claim: Claim, binding: Binding) -> str:
+    """Why the claim cannot be held against a level it is bound to, if so: it states a gap
+    ("the gap … is 1 day"), another statistic ("the median"), or a period outside the
+    references ("In 2024 it was…" beside references for 2025)."""
+    near = state.ctx.answer[
+        max(binding.clause[0], claim.span[0] - 50) : min(binding.clause[1], claim.span[1] + 20)
+    ]
+    before = state.ctx.answer[max(binding.sentence[0], claim.span[0] - 80) : claim.span[0]]
+    if claim.kind == "numeric" and GAP_CUE.search(before):
+        return "a gap between two values, which no two named reference values give"
+    said = {m.group().lower() for m in _STATISTIC.finditer(near)}
+    if said and not any(word in f.quantity_name.lower() for f in state.facts for word in said):
+        return f"a {sorted(said)[0]}, which no reference value is"
+    if state.outside_the_references(binding, state.facts):
+        return "it names a period the references are not for"
+    if not binding.periods and state.for_another_period(binding):
+        return "its sentence names only periods the references are not for"
+    if search_before(_ADDS, state.ctx.answer, claim.span[0], 20):
+        return "an amount added to another ('adds'), which no reference value is"
+    if _REMAINDER.search(near[: claim.span[0] - max(binding.clause[0], claim.span[0] - 50)]):
+        return "a remainder ('uncollected', 'not'), which no reference value states"
+    clause_before = state.ctx.answer[binding.clause[0] : claim.span[0]]
+    if _ELSEWHERE.search(clause_before):
+        return "a figure for outside the references ('industry', 'usually', 'typically')"
+    planned = search_before(_PLANNED, state.ctx.answer, claim.span[0], 50)
+    if planned and not any(_PLANNED_NAME.search(f.quantity_name) for f in state.facts):
+        return "a figure set in advance ('budget', 'target'), which no reference value is"
+    answer, end = state.ctx.answer, claim.span[1]
+    if claim.per is None and not state.scores and _OUT_OF.match(answer, end):
+        return "a score on a scale, which no reference value states"
+    article = search_before(_ARTICLE_BEFORE, answer, claim.span[0], 30)
+    noun = _WORD_AFTER.match(answer, end) if claim.unit in ("percent", "currency") else None
+    if (  # "a 10% discount", "a $25 fee"
+        article
+        and noun
+        and noun.group(1) not in NOT_NOUNS
+        and not any(tokens(noun.group(1)) & f.meaning for f in state.facts)
+    ):
+        return f"a {noun.group(1)}, which no reference value is"
+    return ""

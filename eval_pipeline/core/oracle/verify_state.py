@@ -1,0 +1,158 @@
+"""What verifying one answer reads throughout: its claims and their bindings, the case's facts,
+and the lookups across both that several checks share (which claims state a fact, which claims
+stand in a sentence, whether a period is one the references are for)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+from eval_pipeline.core.claims.layout import starting_within
+from eval_pipeline.core.models import Claim, ReferenceValue, Unit
+from eval_pipeline.core.oracle.agreement import Check
+from eval_pipeline.core.oracle.binding import AnswerContext, Binding
+from eval_pipeline.core.oracle.candidates import claim_unit
+from eval_pipeline.core.oracle.derived import Deriver
+from eval_pipeline.core.oracle.facts import Fact, is_change
+from eval_pipeline.core.oracle.tolerance import ToleranceRule
+from eval_pipeline.core.oracle.units import RATES, family
+
+_SCORE_NAME = re.compile(r"(?i)score|rating|rated|csat|satisf|nps|stars?")
+
+
+def list_places(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, tuple[object, ...]]:
+    """Claim id → (its list's lead-in, its place among its list item's figures) for the numeric
+    claims written in list items: the items of one list state their figures in one order."""
+    items: dict[tuple[int, int], list[Claim]] = {}
+    for claim in sorted(claims, key=lambda c: c.span):
+        item = ctx.layout.item_of(claim.span[0])
+        if item is not None and claim.kind == "numeric" and claim.value is not None:
+            items.setdefault((item.start, item.end), []).append(claim)
+    return {
+        claim.id: ("item", ctx.layout.lead_in(start), place)
+        for (start, _), listed in items.items()
+        for place, claim in enumerate(listed)
+    }
+
+
+class VerifyState:
+    """One answer's claims and bindings beside the case's facts, with the lookups the checks
+    share; ``anchors`` and ``stated_series`` are filled as the claims are anchored, before any
+    verdict."""
+
+    def __init__(
+        self,
+        facts: list[Fact],
+        ctx: AnswerContext,
+        usable: list[ReferenceValue],
+        rule: ToleranceRule,
+        claims: Sequence[Claim],
+        bindings: dict[str, Binding],
+    ) -> None:
+        self.facts = facts
+        self.claims = claims
+        self.bindings = bindings
+        self.numeric_families = Counter(family(c.unit) for c in claims if c.kind == "numeric")
+        """How many numeric claims the answer states in each unit family."""
+        self._stating: dict[int, set[str]] = {}
+        """id(fact) → ids of the claims that state its value."""
+        self.ctx = ctx
+        self.usable = usable
+        self.rule = rule
+        self.anchors: dict[int, list[int]] = {}
+        """id(fact) → positions of the claims that state it."""
+        self.deriver = Deriver(facts, ctx, self.anchors)
+        self.rates = any(f.unit in RATES for f in facts)
+        self.scores = any(_SCORE_NAME.search(f.quantity_name) for f in facts)
+        """The references hold a score, so "4.2 out of 5" may be checked."""
+        self.levels = [f for f in facts if not is_change(f)] or facts
+        """Facts a level claim is compared with: changes are for change claims."""
+        self.stated_series: dict[str, tuple[int, str | None]] = {}
+        """Claim id → the one series whose value, for its own row, the claim states."""
+        self.columns = {
+            c.id: (id(found[0]), found[2].column)
+            for c in claims
+            if (found := ctx.layout.cell_of(c.span[0])) is not None
+        }
+        """Claim id → (table, column) of the table cell it is written in."""
+        self.places = {**list_places(claims, ctx), **self.columns}
+        """Claim id → its table column, or its list and its place among its item's figures."""
+        self._at_place: dict[tuple[object, ...], Counter[tuple[int, str | None]]] | None = None
+        self._ordered = sorted(claims, key=lambda c: c.span)
+        self._starts = [c.span[0] for c in self._ordered]
+        self.units = {c.id: claim_unit(c, bindings[c.id]) for c in claims}
+
+    def stated_at(self, place: tuple[object, ...]) -> Counter[tuple[int, str | None]]:
+        """The series the claims of one column or list place state, counted once (after every
+        claim's series is noted): a long list would otherwise be read once per claim."""
+        if self._at_place is None:
+            self._at_place = {}
+            for other, at in self.places.items():
+                if other in self.stated_series:
+                    self._at_place.setdefault(at, Counter())[self.stated_series[other]] += 1
+        return self._at_place.get(place, Counter())
+
+    def sentence_claims(self, binding: Binding) -> list[Claim]:
+        """The claims with a value written in the claim's sentence, in order (found by bisection:
+        an answer may hold thousands)."""
+        found = starting_within(self._starts, *binding.sentence)
+        return [c for c in self._ordered[found.start : found.stop] if c.value is not None]
+
+    def for_another_period(self, binding: Binding) -> bool:
+        """Does the claim's sentence name only periods the references are not for, none of them
+        taken by a claim ("In 2024, a partial year, X also led with $63.5K")?"""
+        periods = binding.periods or binding.loose_periods
+        return bool(periods) and self.outside_the_references(
+            replace(binding, periods=periods), self.facts
+        )
+
+    def outside_the_references(self, binding: Binding, facts: Sequence[Fact]) -> bool:
+        """The claim names a period and the facts hold none: it is about another time when
+        the period is relative ("a year ago") or outside what the question asks for."""
+        if not binding.periods:
+            return False
+        if any(f.periods for f in facts):
+            return not all(
+                any(fp.within(p) or p.within(fp) for f in facts for fp in f.periods)
+                for p in binding.periods
+            )
+        if any(p.grain == "other" for p in binding.periods):
+            return True
+        asked = [m.period for m in self.ctx.asked_periods if m.period.grain != "other"]
+        if not asked:
+            return False
+        year = next((p.year for p in asked if p.year is not None), 2000)
+        start = min(p.bounds(p.year or year)[0] for p in asked)
+        end = max(p.bounds(p.year or year)[1] for p in asked)
+        return not all(
+            start <= p.bounds(p.year or year)[0] and p.bounds(p.year or year)[1] <= end
+            for p in binding.periods
+        )
+
+    def stated_beside(
+        self, claim: Claim, binding: Binding, fact: Fact, unit: Unit | None = None
+    ) -> bool:
+        """Does another claim of its sentence, bound to the fact's row, state its value (in
+        ``unit`` when given)?"""
+        return any(
+            self.bindings[other].sentence == binding.sentence
+            and self.bindings[other].entities & (fact.labels or fact.scope)
+            and (unit is None or self.units.get(other) == unit)
+            for other in self.stating_ids(fact) - {claim.id}
+            if other in self.bindings
+        )
+
+    def stating_ids(self, fact: Fact) -> set[str]:
+        """The claims that state this fact's value, found once per fact."""
+        if id(fact) not in self._stating:
+            self._stating[id(fact)] = {
+                other.id
+                for other in self.claims
+                if other.value is not None
+                and other.kind == "numeric"
+                and other.bound is None  # "over 900" bounds the value, it does not state it
+                and Check(other, other.unit, self.rule).level(fact)
+            }
+        return self._stating[id(fact)]
