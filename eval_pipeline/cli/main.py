@@ -102,8 +102,10 @@ def _evaluate(
     from eval_pipeline.core.report.claim_results import with_claims
     from eval_pipeline.core.report.junit import junit_xml
     from eval_pipeline.runner.evaluate import evaluate
+    from eval_pipeline.runner.heap import no_collection_at_exit
     from eval_pipeline.runner.interrupt import stoppable
 
+    no_collection_at_exit()
     if args.refresh:
         overrides = {**overrides, "refresh": "true"}
     if wants_repeats(args):
@@ -237,8 +239,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_conversations(args: argparse.Namespace) -> int:
     start_reference_process()
     from eval_pipeline.runner.conversations import evaluate_conversations
+    from eval_pipeline.runner.heap import no_collection_at_exit
     from eval_pipeline.runner.interrupt import stoppable
 
+    no_collection_at_exit()
     load_settings()
     run_key = args.run_key or new_run_key("conversations")
     summary = stoppable(lambda: evaluate_conversations(run_key, last=args.last))

@@ -8,6 +8,7 @@ as the evaluation, so keeping them out of the collector's sight until it ends fr
 
 from __future__ import annotations
 
+import atexit
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -33,3 +34,14 @@ def long_lived_objects_frozen() -> Iterator[Callable[[], None]]:
         yield gc.freeze
     finally:
         gc.unfreeze()
+
+
+def no_collection_at_exit() -> None:
+    """Freeze the heap when the interpreter exits, so its final full collection skips it.
+
+    That collection walks every object Dagster and an evaluation left, only for the process to
+    end: measured 1.1 to 1.5 s after one case's summary was printed. Other exit handlers and
+    module teardown still run; what is skipped is collecting cycles the exit frees anyway.
+    """
+    atexit.unregister(gc.freeze)  # once, however often a process calls this
+    atexit.register(gc.freeze)

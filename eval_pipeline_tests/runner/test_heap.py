@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 import weakref
 
 from eval_pipeline.runner.heap import long_lived_objects_frozen
@@ -59,3 +61,35 @@ def test_a_heap_the_caller_froze_stays_frozen() -> None:
         del setup
     finally:
         gc.unfreeze()
+
+
+EXITING_WITH_A_CYCLE = """
+import gc, sys
+gc.disable()  # only the interpreter's final collection could free the cycle
+from eval_pipeline.runner.heap import no_collection_at_exit
+
+class Cycle:
+    def __del__(self):
+        print("collected", flush=True)
+
+cycle = Cycle()
+cycle.me = cycle
+del cycle
+if sys.argv[1] == "skip":
+    no_collection_at_exit()
+    no_collection_at_exit()
+"""
+
+
+def test_the_final_collection_at_exit_is_skipped_on_request() -> None:
+    def exit_output(mode: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", EXITING_WITH_A_CYCLE, mode],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout
+
+    assert exit_output("collect") == "collected\n", "the exit collects the cycle by default"
+    assert exit_output("skip") == "", "the exit's collection left the frozen heap alone"

@@ -48,6 +48,7 @@ from dagster._core.events import (
 )
 from dagster._core.events.log import EventLogEntry
 from dagster._core.storage.event_log.base import EventLogRecord, EventLogStorage
+from dagster._core.storage.event_log.sqlite import sqlite_event_log
 from dagster._core.storage.event_log.sqlite.sqlite_event_log import SqliteEventLogStorage
 from dagster._core.storage.tags import (
     ASSET_PARTITION_RANGE_END_TAG,
@@ -517,19 +518,47 @@ def _shard_layout(path: Path) -> tuple[list[tuple[str, ...]], list[tuple[str, ..
     return schema, revision, mode
 
 
-def test_a_new_run_shard_is_the_one_dagster_makes(fast_tmp: Path) -> None:
-    """Same tables, indexes, alembic revision and WAL mode, from scripts parsed once."""
+@pytest.mark.parametrize("shard", ["run-a", "index"])
+def test_a_new_shard_is_the_one_dagster_makes(fast_tmp: Path, shard: str) -> None:
+    """Same tables, indexes, alembic revision and WAL mode, from scripts parsed once: a run's
+    shard, and the index a new instance starts with."""
     reference = SqliteEventLogStorage(str(fast_tmp / "default"))
     batching = BatchingSqliteEventLogStorage(str(fast_tmp / "batching"))
     try:
         for storage in (reference, batching):
             storage.store_event(_log("run-a", 1000.0))
-        layouts = [_shard_layout(Path(s.path_for_shard("run-a"))) for s in (reference, batching)]
+        layouts = [_shard_layout(Path(s.path_for_shard(shard))) for s in (reference, batching)]
     finally:
         reference.dispose()
         batching.dispose()
     assert layouts[1] == layouts[0]
     assert layouts[1][1] and layouts[1][2] == "wal"
+
+
+def test_an_index_from_before_revisions_were_stamped_is_left_to_dagster(fast_tmp: Path) -> None:
+    """Dagster stamps such an index (events, no revision) with the last revision it knew."""
+    with sqlite3.connect(fast_tmp / "index.db") as conn:
+        conn.execute("CREATE TABLE event_logs (id INTEGER PRIMARY KEY)")
+    storage = BatchingSqliteEventLogStorage(str(fast_tmp))
+    try:
+        engine = storage._engine(sqlite_storage.INDEX_SHARD_NAME)
+        storage._initdb(engine, for_index_shard=True)
+    finally:
+        storage.dispose()
+    with sqlite3.connect(fast_tmp / "index.db") as conn:
+        (revision,) = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+    assert revision == sqlite_event_log.LAST_KNOWN_STAMPED_SQLITE_ALEMBIC_REVISION
+
+
+def test_commits_wait_for_no_fsync(fast_tmp: Path) -> None:
+    """``synchronous=NORMAL`` on every shard, the run's and the index."""
+    storage = BatchingSqliteEventLogStorage(str(fast_tmp))
+    try:
+        with storage.run_connection("run-a") as run, storage.index_connection() as index:
+            modes = [conn.exec_driver_sql("PRAGMA synchronous").scalar() for conn in (run, index)]
+    finally:
+        storage.dispose()
+    assert modes == [1, 1]  # NORMAL; SQLite's default is FULL (2)
 
 
 def test_a_shard_dagster_made_is_used_as_it_is(fast_tmp: Path) -> None:

@@ -20,10 +20,9 @@ import re
 import threading
 import traceback
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import pandas as pd
 import sqlglot
 from sqlglot import exp
 
@@ -46,6 +45,9 @@ from eval_pipeline.core.warehouse.bkg_process import (
 )
 from eval_pipeline.core.warehouse.db import Database, to_python
 from eval_pipeline.core.warehouse.sql_guard import SQLGLOT_DIALECTS
+
+if TYPE_CHECKING:  # pandas loads where results are tables: the BKG process, not `validate`
+    import pandas as pd
 
 _WRITES = (exp.Insert, exp.Update, exp.Delete, exp.Merge, exp.Create, exp.Drop, exp.Alter)
 _SCALARS = (str, int, float, bool, type(None))
@@ -278,6 +280,8 @@ def json_shape(
     ``cell_as_scalar`` makes a single numeric cell (a SQL reference's ``COUNT(*)``) a scalar;
     a table or mapping of more than ``max_rows`` rows or entries is refused before it is read.
     """
+    import pandas as pd
+
     if isinstance(value, list) and value and all(isinstance(row, Mapping) for row in value):
         _bounded(len(value), max_rows)
         value = pd.DataFrame.from_records(value)
@@ -303,6 +307,8 @@ def json_shape(
 def as_result(shape: Shape, value: Any) -> Any:
     """A shaped result as a function would return it: a table is a DataFrame again."""
     if shape == "table":
+        import pandas as pd
+
         return pd.DataFrame(value["rows"], columns=value["columns"])
     return value
 

@@ -16,6 +16,7 @@ and ``KeyboardInterrupt`` included — is its reference's error, never this proc
 
 from __future__ import annotations
 
+import importlib
 import os
 import pickle
 import sys
@@ -70,6 +71,9 @@ def limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
 class _Worker:
     def __init__(self, replies: IO[bytes]) -> None:
         use_system_arrow_pool()
+        # the DataFrames of queries and results (which ``db`` and ``bkg_runtime`` import pandas
+        # for only when they make one): loaded before "ready", so no call's time limit pays it
+        importlib.import_module("pandas")
         from eval_pipeline.core.warehouse import bkg_runtime
         from eval_pipeline.core.warehouse.db import Database
 

@@ -29,15 +29,17 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine, make_url
 
 from eval_pipeline.core import models
 from eval_pipeline.core.warehouse.sql_guard import check_statement, is_blocked_function
+
+if TYPE_CHECKING:  # pandas loads with the first query: `validate` and a run's own steps make none
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 
@@ -75,16 +77,18 @@ def redact_url(url: str) -> str:
 
 def to_python(value: Any) -> Any:
     """numpy/pandas/Decimal scalars as plain JSON-friendly Python values; NaN/NaT become None."""
-    if value is None or value is pd.NaT:
+    if value is None:
         return None
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and math.isnan(value):
         return None
+    if isinstance(value, dt.datetime) and value != value:  # pandas' NaT, unequal to itself
+        return None
     if isinstance(value, decimal.Decimal):
         exponent = value.as_tuple().exponent
         return int(value) if isinstance(exponent, int) and exponent >= 0 else float(value)
-    if isinstance(value, pd.Timestamp | dt.date | dt.datetime | dt.time):
+    if isinstance(value, dt.date | dt.time):  # pandas' Timestamp is a datetime
         return value.isoformat()
     return value
 
@@ -238,6 +242,8 @@ class Database:
 
     def query(self, sql: str, **params: Any) -> pd.DataFrame:
         """Run one query with named binds (``:name``) and return its rows as a DataFrame."""
+        import pandas as pd
+
         with self._reading(sql) as conn:
             result = conn.execute(sa.text(sql), params)
             if not result.returns_rows:

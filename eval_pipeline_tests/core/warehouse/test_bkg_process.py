@@ -96,6 +96,18 @@ def test_a_call_that_never_ends_is_stopped_at_the_limit_and_the_run_goes_on(
     assert runtime.evaluate(kpi("ok"), db).value == 3, "the next call starts a new process"
 
 
+def test_pandas_is_loaded_before_the_first_call_starts_its_time_limit(
+    db: Database, process: BKGProcess
+) -> None:
+    """``db`` and ``bkg_runtime`` import pandas only when they make a DataFrame: in the BKG
+    process it is loaded with the process, or the first call's limit would pay for it."""
+    loaded = _fn(
+        "loaded", "import sys\n\ndef loaded(db):\n    return int('pandas' in sys.modules)\n"
+    )
+    runtime = BKGRuntime(bkg(loaded), LIMITS, process)
+    assert runtime.evaluate(kpi("loaded"), db).value == 1
+
+
 def test_cases_sharing_a_stuck_reference_wait_for_it_once(
     db: Database, process: BKGProcess
 ) -> None:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import sqlalchemy as sa
 
 from eval_pipeline.core import models
-from eval_pipeline.core.warehouse.db import Database, redact_url
+from eval_pipeline.core.warehouse.db import Database, redact_url, to_python
 from eval_pipeline.core.warehouse.sql_guard import UnsafeSQLError
 
 SEED = [
@@ -206,3 +208,13 @@ def test_repr_does_not_leak_password(tmp_path: Path) -> None:
     assert "sqlite" in repr(handle)
     url = "postgresql+psycopg2://bob:hunter2@127.0.0.1:1/none"
     assert "hunter2" not in repr(Database(url))
+
+
+def test_to_python_knows_pandas_values_without_importing_pandas() -> None:
+    """Missing dates are None and timestamps ISO text, whether pandas, numpy or plain."""
+    assert to_python(pd.NaT) is None
+    assert to_python(np.datetime64("NaT")) is None
+    assert to_python(pd.Timestamp("2026-03-01 12:30")) == "2026-03-01T12:30:00"
+    assert to_python(dt.date(2026, 3, 1)) == "2026-03-01"
+    assert to_python(np.float64("nan")) is None
+    assert to_python(np.int64(7)) == 7
