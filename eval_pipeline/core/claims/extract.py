@@ -3,7 +3,8 @@
 A number is a claim unless it only qualifies what is said: a date or period ("in 2025",
 "2026-03", "Q3", "the week of 16 November"), an id ("ID 2", "S-00042"), a list marker or a rank
 column ("1."), a scale anchor ("out of 5"), a number inside a name ("Route 66 Motors", "Model 3",
-"Suite 200"), contact details, or a criterion the question set ("over 30 minutes", "top 5").
+"Suite 200", "Boeing 737-800"), a table's header or a band labelling its row ("1-50", "6+"),
+contact details, or a criterion the question set ("over 30 minutes", "top 5").
 A number the question states as a value is still a claim when the answer states it, and so is
 the threshold of a yes/no question ("Did we sell more than 2,400?") that the answer compares
 the metric with ("just over the 2,400 mark"): a bound on its value. Missing a
@@ -13,6 +14,7 @@ everything else stays a claim.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -23,6 +25,7 @@ from eval_pipeline.core.claims.layout import (
     search_before,
     sentence_spans,
 )
+from eval_pipeline.core.claims.names import name_numbers
 from eval_pipeline.core.claims.numbers import (
     HEDGE_BEFORE,
     MONTHS,
@@ -66,10 +69,11 @@ _NOT_CLAIMS = re.compile(
             r"Lot|Block|Aisle|Bay|Flight|Interstate)\s+\d+\b",  # names with a number
             r"\b(?i:on\s+an?|on\s+the)\s+\d+[-\s](?i:point|star)\s+(?i:scale)\b",  # 5-point scale
             r"\b\d{1,2}\s+or\s+\d{1,2}\b(?!\s*(?:%|[.,]\d|(?i:percent|points?)))"
-            r"(?=\s*(?:[.,;:)]|$|\s+(?i:out\s+of|on|stars?|ratings?|scores?|responses?|were|was|"
+            r"(?=\s*(?:[.,;:)—–]|$|\s+(?i:out\s+of|on|stars?|ratings?|scores?|responses?|were|was|"
             r"and|or|gave|from)\b))",  # a 4 or 5
-            r"\b(?i:a|an|perfect|score\s+of|rated|rating\s+of)\s+\d{1,2}\b(?![.,]\d)"
-            r"(?=\s*(?:[.,;:()]|$|\s+(?i:or|and|out|on|stars?|ratings?|scores?|from)\b))",  # a 5
+            r"\b(?i:a|an|perfect|score\s+of|rated|rating\s+of)\s+\d{1,2}(?:\s+or\s+\d{1,2})?\b"
+            r"(?![.,]\d)(?=\s*(?:[.,;:()—–]|$|"
+            r"\s+(?i:or|and|out|on|stars?|ratings?|scores?|from)\b))",  # a 5
             r"\b[01]\s*[-–]\s*\d{1,3}\b(?=(?:\s+[a-z-]+){0,2}\s+(?i:scale|surveys?|ratings?|"
             r"scores?|stars))|\(\s*[01]\s*[-–]\s*\d{1,3}\s*\)",  # the 1–5 scale
         )
@@ -82,8 +86,9 @@ _QUALIFIERS = re.compile(
             r"\b(?i:last|past|next|previous|prior|trailing|rolling|first)\s+\d+\s+"
             r"(?i:days?|weeks?|months?|quarters?|years?)\b",  # period qualifiers
             r"\b\d+-(?i:day|week|month|quarter|year)s?\b",  # "30-day"
-            r"\b\d+(?:\.\d+)?[-\s](?i:minutes?|hours?|days?|weeks?|percent|%)\s+"
-            r"(?i:target|goal|threshold|limit|window|sla|standard|benchmark|cutoff|cut-off|mark)\b",
+            r"\b\d+(?:\.\d+)?[-\s](?i:minutes?|hours?|days?|weeks?|percent|%|points?)\s+"
+            r"(?i:target|goal|threshold|limit|window|sla|standard|benchmark|cutoff|cut-off|"
+            r"(?:pass(?:ing)?\s+)?mark|pass\s+line|bar)\b",
             rf"\b(?i:top|bottom)\s+(?:\d+|{_SMALL_WORDS})\b",  # ranking qualifiers
             rf"\b(?i:of|among)\s+(?:(?<!\d\sof\s)the|these|those|all)\s+(?:\d{{1,2}}|{_SMALL_WORDS})\b"
             r"(?![,.]\d)"
@@ -104,57 +109,6 @@ _PHONE = re.compile(
     r"(?:\d{3}\.\d{3}\.\d{4}|\d{2,4}(?:[\s-]\d{2,4}){1,4})(?![\w.]?\d)"
 )
 _MIN_PHONE_DIGITS = 7
-# Capitalised words that start a sentence or qualify, never a name a number belongs to.
-_NOT_NAME_HEADS = frozenset(
-    (
-        *("The", "A", "An", "In", "On", "At", "By", "Of", "For", "From", "To", "Since", "And"),
-        *("Or", "But", "With", "About", "Around", "Over", "Under", "Only", "Just", "All"),
-        *("Top", "Bottom", "Week", "Day", "Month", "Year", "Quarter", "Q", "H", "FY", "Total"),
-        *("Overall", "Network", "Group", "Average", "Mean", "Median", "Yes", "No", "Up"),
-        *("Down", "Then", "That", "This", "These", "Those", "It", "Its", "We", "Our"),
-        *("They", "There", "Here", "Each", "Every", "Both", "Some", "Roughly", "Nearly"),
-        *("Almost", "Approximately", "Between", "After", "Before", "During", "Across"),
-    )
-)
-_NAME_NUMBER = re.compile(
-    r"(?<![\w'’])(?P<head>[A-Z][\w&'’.-]*)[ \t]+(?P<number>\d{1,4})\b(?![.,]\d|%|\s*[-–]\s*\d)"
-)
-_NAME_CONTINUES = re.compile(r"(?:[ \t]+[A-Z][\w&'’.-]*|-[A-Za-z0-9]+)")
-
-
-def _name_numbers(text: str, question: str, layout: Layout) -> list[tuple[int, int]]:
-    """Numbers that belong to a name: "Route 66 Urgent Care", "Clinic 7's", "Ram 1500" in a
-    table's label cell, a "Name N" the question or another part of the answer writes as a
-    name, or one of several numbered names of one head ("Set Menu 3" beside "Set Menu 5"). A
-    sentence-initial word is a name only in those cases."""
-    named = set()
-    numbers: dict[str, set[str]] = {}
-    for source in (text, question):
-        for m in _NAME_NUMBER.finditer(source):
-            head = m.group("head")
-            if head not in _NOT_NAME_HEADS and _NAME_CONTINUES.match(source, m.end()):
-                named.add((head, m.group("number")))
-            numbers.setdefault(head, set()).add(m.group("number"))
-    named |= {
-        (head, n)
-        for head, found in numbers.items()
-        if len(found) >= 2 and not re.fullmatch(MONTHS, head)  # "March 1", "March 15": dates
-        for n in found
-    }
-    asked = {(m.group("head"), m.group("number")) for m in _NAME_NUMBER.finditer(question)}
-    spans = []
-    for m in _NAME_NUMBER.finditer(text):
-        head, number = m.group("head"), m.group("number")
-        if head in _NOT_NAME_HEADS or head.endswith(("'s", "’s")):
-            continue
-        after = text[m.end() : m.end() + 3]
-        cell = layout.cell_of(m.start("number"))
-        in_label_cell = cell is not None and not re.fullmatch(r"[\d.,\s$%]+", cell[2].text)
-        possessive = after.startswith(("'s", "’s"))
-        acronym = head.isupper() and 1 <= len(head) <= 4  # "Z 400", "ATR 72"
-        if (head, number) in named | asked or in_label_cell or possessive or acronym:
-            spans.append(m.span("number"))
-    return spans
 
 
 def _rank_columns(layout: Layout) -> list[tuple[int, int]]:
@@ -173,6 +127,70 @@ def _rank_columns(layout: Layout) -> list[tuple[int, int]]:
     return spans
 
 
+_BAND_CELL = re.compile(
+    r"[*_]*(?:[<>≤≥]\s*)?\d[\d,]*(?:\s*[-–]\s*\d[\d,]*|\+)?(?:\s*[a-z]+\+?)?[*_]*"
+)
+"""A row label that is a band or a level: "1-50", "1000+", "6 km+", "5 stars", "<3 km"."""
+
+
+def _key_cells(layout: Layout) -> list[tuple[int, int]]:
+    """Numbers that name a table's columns or rows, not values: the header line ("Avg quiz
+    (/100)", "Late (>45 min)"), and the first column when it holds bands or levels ("1-50",
+    "6+", "5 stars") or counts up one by one ("1", "2", "3"), as party sizes or hours do."""
+    spans = []
+    for table in layout.tables:
+        spans.append(table.head)
+        firsts = [row.cells[0] for row in table.rows if len(row.cells) >= 2]
+        steps = [re.fullmatch(r"\d{1,3}\+?", c.text) for c in firsts]
+        ints = [int(c.text.rstrip("+")) for c in firsts if re.fullmatch(r"\d{1,3}\+?", c.text)]
+        counting = (
+            len(firsts) >= 3 and all(steps) and all(b == a + 1 for a, b in itertools.pairwise(ints))
+        )
+        for cell in firsts:
+            band = _BAND_CELL.fullmatch(cell.text) and re.search(r"[-–+<>≤≥a-z]", cell.text)
+            if counting or band:
+                spans.append((cell.start, cell.end))
+    return spans
+
+
+_ASKS_PER_MONTH = re.compile(
+    r"\b(?i:by|per|each|every|a)\s+(?i:calendar\s+)?month\b|\b(?i:monthly)\b"
+)
+_MONTH_VALUE = re.compile(
+    rf"\b(?P<month>{MONTHS})\s+\d{{1,2}}\b(?![,.]?\s*\d{{4}}\b|{_ORDINAL_SUFFIX})"
+)
+_MONTH_ORDER = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MIN_SERIES = 3
+
+
+def _monthly_values(text: str, question: str) -> set[int]:
+    """Starts of "January 26, February 23, March 18": a value per month in a run of three or
+    more consecutive months, when the question asks for figures by month (not the days of a
+    monthly schedule, which a question by month does not ask for)."""
+    if not _ASKS_PER_MONTH.search(question):
+        return set()
+    found = [
+        (m.start(), m.end(), _MONTH_ORDER.index(m.group("month")[:3].lower()))
+        for m in _MONTH_VALUE.finditer(text)
+    ]
+    starts: set[int] = set()
+    run: list[tuple[int, int, int]] = []
+    for item in [*found, None]:
+        joined = (
+            item is not None
+            and run
+            and item[2] == (run[-1][2] + 1) % 12
+            and re.fullmatch(r"[,;]?\s*(?:and\s+)?", text[run[-1][1] : item[0]])
+        )
+        if not joined:
+            if len(run) >= _MIN_SERIES:
+                starts.update(start for start, _, _ in run)
+            run = []
+        if item is not None:
+            run.append(item)
+    return starts
+
+
 def non_claim_spans(
     text: str, *, qualifiers: bool = True, layout: Layout | None = None, question: str = ""
 ) -> list[tuple[int, int]]:
@@ -180,7 +198,8 @@ def non_claim_spans(
     list markers…), and with ``qualifiers`` the ones that only scope a statement ("last 6
     months", "top 5", "the 20-minute target")."""
     layout = layout or Layout(text)
-    spans = [m.span() for m in _NOT_CLAIMS.finditer(text)]
+    monthly = _monthly_values(text, question)
+    spans = [m.span() for m in _NOT_CLAIMS.finditer(text) if m.start() not in monthly]
     if qualifiers:
         spans += [m.span() for m in _QUALIFIERS.finditer(text)]
     spans += [
@@ -191,7 +210,8 @@ def non_claim_spans(
     spans += [item.marker for item in layout.items if item.marker is not None]
     spans += scale_anchors(text)
     spans += _rank_columns(layout)
-    spans += _name_numbers(text, question, layout)
+    spans += _key_cells(layout)
+    spans += name_numbers(text, question, layout)
     return spans
 
 
@@ -215,20 +235,52 @@ _COUNTED_AFTER = re.compile(
 _ASKS_FOR_YEAR = re.compile(r"\b(?i:which|what)\s+(?i:calendar\s+|fiscal\s+)?(?i:year)\b")
 
 
-def _is_year(number: ParsedNumber, text: str) -> bool:
-    """A plain 4-digit number from 1900 to 2100 is a year unless it counts something that
-    follows it ("2000 items are completed") and no date word comes before it."""
-    if not (
+_PERIOD_BEFORE = re.compile(rf"(?:\b{MONTHS}|\b(?:Q[1-4]|H[12]|FY))\s*$")
+_YEAR_TOKEN = re.compile(r"(?<![\d.,$€£-])\b(?:19|20)\d\d\b(?![.,]\d|%)")
+
+
+def _year_shaped(number: ParsedNumber) -> bool:
+    return (
         number.core.isdigit()
         and len(number.core) == 4
         and 1900 <= number.value <= 2100
         and number.unit == "count"
-        and not (number.scaled or number.hedged or number.bound)
-    ):
+        and not number.scaled
+    )
+
+
+def _dated(text: str, start: int, end: int) -> bool:
+    """Words around a year-shaped number that make it a year: "in 2024", "March 2025",
+    "2024's", "2024 revenue"."""
+    return bool(
+        search_before(_YEAR_BEFORE, text, start, 40)
+        or _PERIOD_BEFORE.search(text, max(0, start - 12), start)
+        or _YEAR_AFTER.match(text, end)
+    )
+
+
+def _years_written(text: str, question: str) -> set[int]:
+    """Years the question or the answer writes as years ("in 2024", "Q1 2025"): the same
+    number elsewhere ("settled 2024 claims", "2024 started slowly") is that year too."""
+    return {
+        int(m.group())
+        for source in (text, question)
+        for m in _YEAR_TOKEN.finditer(source)
+        if _dated(source, m.start(), m.end())
+    }
+
+
+def _is_year(number: ParsedNumber, text: str, years: set[int]) -> bool:
+    """A plain 4-digit number from 1900 to 2100 is a year when the question or the answer
+    writes it as one elsewhere; otherwise, unhedged and unbounded, unless it counts something
+    that follows it ("2000 items are completed") and no date word comes before it."""
+    if not _year_shaped(number):
         return False
-    if search_before(_YEAR_BEFORE, text, number.numeral_start, 40) or _YEAR_AFTER.match(
-        text, number.numeral_end
-    ):
+    if number.value in years:
+        return True  # "well above 2023" beside "in 2023"
+    if number.hedged or number.bound:
+        return False
+    if _dated(text, number.numeral_start, number.numeral_end):
         return True
     return _COUNTED_AFTER.match(text, number.numeral_end) is None
 
@@ -246,13 +298,34 @@ def _is_pronoun_one(number: ParsedNumber, text: str) -> bool:
 
 
 _SCALE_BEFORE = re.compile(r"(?:\d\.\d+|\b(?:a|an)\s+\d+|\b\d+\s+or\s+\d+)\s*$")
-_OUT_OF = re.compile(r"\b(?i:out\s+of)\s+(?P<n>\d+)\b(?!\s*%)")
+_OUT_OF = re.compile(r"\b(?i:out\s+of)\s+(?P<n>10|[1-9]|100)\b(?![.,]?\d|\s*%)")
+"""A scale has at most 10 points, or 100 ("84 out of 198 total" is a share)."""
+_ANCHOR_ALONE = re.compile(
+    r"\(\s*(?i:out\s+of|of|/)\s*(?P<n>\d+)\s*\)"  # "(out of 100)", "(/5)"
+    r"|\b(?i:per|for\s+every)\s+(?P<base>100|1,000|10,000|100,000)\b"
+)
+"""A scale or a base on its own, beside no value: "71.8 (out of 100)", "claims per 100
+policies:" in a heading (a rate's base right after its value merges into the rate)."""
+
+
+_SCALE_POINTS = re.compile(
+    r"\b(?i:rated|rating|scored|scoring|gave|giving)\b(?:\s+[a-z]+){0,2}\s+(?P<n>10|[1-9])"
+    r"\s+or\s+(?i:lower|higher|better|worse|above|below|less|more)\b"  # scored us 4 or better
+    r"|\b(?P<stars>10|[1-9])[\s-]stars?\s+or\s+(?i:lower|higher|better|worse|above|below)\b"
+    r"|\d[\d,]*\s+(?i:are|were)\s+(?P<level>[1-5])[\s-]stars?\b"  # 425 are 5 stars
+)
+"""A point of a rating scale that sets which responses are counted, not a value."""
 
 
 def scale_anchors(text: str) -> list[tuple[int, int]]:
-    """The N of "4.5 out of 5", "a 4 or 5 out of 5", "scored 4 out of 5": the scale, not a
-    claim (unlike "3 out of 10 patients", a share)."""
-    spans = []
+    """The N of "4.5 out of 5", "a 4 or 5 out of 5", "scored 4 out of 5", "(out of 100)", a
+    lone "per 1,000": the scale or base, not a claim (unlike "3 out of 10 patients", a share);
+    and the points that pick responses ("scored 4 or better", "425 are 5 stars")."""
+    spans = [m.span() for m in _ANCHOR_ALONE.finditer(text) if _alone(text, m)]
+    spans += [
+        next(m.span(g) for g in ("n", "stars", "level") if m.group(g))
+        for m in _SCALE_POINTS.finditer(text)
+    ]
     for m in _OUT_OF.finditer(text):
         before = text[max(0, m.start() - 40) : m.start()]
         part = _PART_BEFORE.search(before)
@@ -263,6 +336,16 @@ def scale_anchors(text: str) -> list[tuple[int, int]]:
 
 
 _PART_BEFORE = re.compile(r"\d+\s+$")
+_RATE_BEFORE = re.compile(r"\d%?\s+(?:[A-Za-z][\w-]*\s+){0,3}$")
+
+
+def _alone(text: str, m: re.Match[str]) -> bool:
+    """A "per 1,000" base with no rate before it in the words that may join them."""
+    return m.group("base") is None or not _RATE_BEFORE.search(
+        text, max(0, m.start() - 60), m.start()
+    )
+
+
 _CLAUSE_BREAK = re.compile(r".*(?:[,;(]|\s[—–-]\s|[.!?]\s)", re.DOTALL)
 
 
@@ -370,13 +453,14 @@ def _numbers_mentioned(
     criteria = question_criteria(question)
     thresholds = question_thresholds(question)
     years_are_claims = bool(_ASKS_FOR_YEAR.search(question))
+    years = _years_written(text, question)
     found = [*scan_numbers(text), *scan_fractions(text), *scan_multiples(text)]
     numbers = sorted(found, key=lambda n: n.start)
     return [
         n
         for n in numbers
         if not masks.overlaps((n.numeral_start, n.numeral_end))
-        and (years_are_claims or not _is_year(n, text))
+        and (years_are_claims or not _is_year(n, text, years))
         and not _is_pronoun_one(n, text)
         and not _echoes_criterion(n, text, criteria, thresholds)
     ]

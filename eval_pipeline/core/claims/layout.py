@@ -165,6 +165,8 @@ class Row:
 class Table:
     header: tuple[str, ...]
     rows: tuple[Row, ...]
+    head: tuple[int, int] = (0, 0)
+    """The span of the header line."""
 
 
 def _cells(text: str, start: int, end: int) -> tuple[Cell, ...]:
@@ -202,7 +204,8 @@ def tables(text: str) -> list[Table]:
             while j < len(lines) and (row := _row(text, lines[j])) is not None:
                 rows.append(row)
                 j += 1
-            found.append(Table(tuple(c.text for c in head.cells), tuple(rows)))
+            header = tuple(c.text for c in head.cells)
+            found.append(Table(header, tuple(rows), (head.start, head.end)))
             i = j
         else:
             i += 1

@@ -22,7 +22,7 @@ from eval_pipeline.core.claims.layout import Layout, ListItem, starting_within
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.facts import key, numbered, tokens
 from eval_pipeline.core.oracle.labels import Form, LabelMention, label_mentions
-from eval_pipeline.core.oracle.periods import Mention, Period, period_mentions
+from eval_pipeline.core.oracle.periods import Mention, Period, grain_mentions, period_mentions
 from eval_pipeline.core.oracle.units import unit_from_name
 
 _MAX_SEPARATION = 1
@@ -97,6 +97,9 @@ class AnswerContext:
     periods: list[Mention] = field(init=False)
     asked_labels: list[LabelMention] = field(init=False)
     asked_periods: list[Mention] = field(init=False)
+    by_grain: frozenset[int] = field(init=False)
+    """Where the answer names a period by its grain alone ("for the quarter"): the scope of a
+    level, never an end of a change."""
     _headers: dict[str, tuple[list[Period], set[str]]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -113,6 +116,9 @@ class AnswerContext:
         ]
         self.asked_labels = label_mentions(self.question, self.forms)
         self.asked_periods = period_mentions(self.question)
+        by_grain = grain_mentions(self.answer, [m.period for m in self.asked_periods])
+        self.periods = sorted(self.periods + by_grain, key=lambda m: m.start)
+        self.by_grain = frozenset(m.start for m in by_grain)
 
     def _code_rows(self) -> list[LabelMention]:
         """A table row headed by a code the references label rows with ("| 1 | 727 | 6.4% |"
@@ -324,8 +330,14 @@ def _table_binding(ctx: AnswerContext, claim: Claim, binding: Binding) -> bool:
 
 def _nearest_of_each_grain(claim: Claim, periods: list[Period], ctx: AnswerContext) -> list[Period]:
     """Two months (or two years) bound to one level cannot both be its period: "January had
-    less, though February brought $687K" — the nearer one is. A change keeps both ends."""
-    if claim.kind == "comparison" or len(set(periods)) == len({p.grain for p in periods}):
+    less, though February brought $687K" — the nearer one is. Nor can a period and one
+    within it across a clause break ("about 828 hours for Q4 2024, with December the busiest
+    month"), while "2024 began with 16 in the week of 1 January" is that week's. A change
+    keeps both ends."""
+    if claim.kind == "comparison" or (
+        len(set(periods)) == len({p.grain for p in periods})
+        and not any(_nested(a, b) for a in periods for b in periods)
+    ):
         return periods
     sentence = ctx.layout.sentence_of(claim.span[0])  # where the periods bound to it are named
 
@@ -339,10 +351,24 @@ def _nearest_of_each_grain(claim: Claim, periods: list[Period], ctx: AnswerConte
 
         return min(one(m.start, m.end) for m in ctx.periods_in(*sentence) if m.period == period)
 
-    nearest: dict[str, Period] = {}
+    kept: list[Period] = []
     for period in sorted(dict.fromkeys(periods), key=distance):
-        nearest.setdefault(period.grain, period)
-    return [p for p in dict.fromkeys(periods) if nearest.get(p.grain) == p]
+        if all(
+            k.grain != period.grain
+            and not (_nested(period, k) and distance(period)[0] > distance(k)[0])
+            for k in kept
+        ):
+            kept.append(period)
+    return [p for p in dict.fromkeys(periods) if p in kept]
+
+
+def _nested(farther: Period, nearer: Period) -> bool:
+    """Is the farther period within the nearer one of a year, or the nearer one of a
+    year within it? A month named without its year leaves the year around it standing ("In
+    2024, March had 412")."""
+    if farther.grain == nearer.grain or nearer.year is None:
+        return False
+    return farther.within(nearer) or (farther.year is not None and nearer.within(farther))
 
 
 _JOINED = re.compile(r"\s+(?:and|&)\s+")
@@ -377,11 +403,15 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
         if not _table_binding(ctx, claim, bindings[claim.id]):
             prose.append(claim)
     label_items = [(m.start, m.end, m.key) for m in ctx.labels]
-    period_items = [(m.start, m.end, m.period) for m in ctx.periods]
+    period_items = [(m.start, m.end, m.period) for m in ctx.periods if m.start not in ctx.by_grain]
+    grain_items = [(m.start, m.end, m.period) for m in ctx.periods if m.start in ctx.by_grain]
     stated = [c for c in prose if ctx.label_around(*c.span) is None]  # not "Route 66" in a name
     by_label = _attach(stated, label_items, ctx)
     taken: set[int] = set()
     by_period = _attach(stated, period_items, ctx, taken)
+    levels = [c for c in stated if c.kind != "comparison"]
+    for claim_id, found in _attach(levels, grain_items, ctx, taken).items():
+        by_period[claim_id] += found
     heads = _line_heads(ctx, stated)
     lead_words: dict[tuple[int, int], frozenset[str]] = {}  # a list's claims share one line
     for claim in claims:

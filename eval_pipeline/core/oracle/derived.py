@@ -177,10 +177,13 @@ class Deriver:
         return self.phrase(claim, replace(binding, clause=binding.sentence))
 
     def named(self, binding: Binding) -> tuple[list[str], list[Period]]:
-        """Entities and periods named in the claim's sentence, else in the question."""
+        """Entities and periods named in the claim's sentence, else in the question; not a
+        period named by its grain alone ("over the quarter"), which holds the ones compared."""
         start, end = binding.sentence
         entities = [m.key for m in self.ctx.labels_in(start, end)]
-        periods = [m.period for m in self.ctx.periods_in(start, end)]
+        periods = [
+            m.period for m in self.ctx.periods_in(start, end) if m.start not in self.ctx.by_grain
+        ]
         if not entities:
             entities = [m.key for m in self.ctx.asked_labels]
         if not periods:

@@ -160,6 +160,8 @@ def pins(
         return False  # "42% of their energy": a share within the entity, not its share
     if found.how.startswith("share") and not (anchored or _written_as_share(state, claim, binding)):
         return False  # "they renew at 81%": a bare "%" beside neither part nor whole
+    if found.how.startswith("share") and claim.per is None and unit not in ("percent", "fraction"):
+        return False  # "the 70-point pass mark": a share is written as one, never in points
     if (
         found.how in ("relative change", "difference")
         and claim.kind != "comparison"

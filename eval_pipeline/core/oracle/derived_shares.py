@@ -18,6 +18,7 @@ from eval_pipeline.core.oracle.derived import (
 )
 from eval_pipeline.core.oracle.facts import Fact, tokens
 from eval_pipeline.core.oracle.facts import key as label_key
+from eval_pipeline.core.oracle.sql_reading import narrows
 from eval_pipeline.core.oracle.units import RATES
 
 _ADDED = re.compile(r"\b([\w-]+)\s+(?i:and|plus|&|\+)\s+([\w-]+)\s+(?i:together|combined)\b")
@@ -40,7 +41,9 @@ def _is_whole_of(part: Fact, other: Fact) -> bool:
         return True  # "items" is the whole of "failed items"
     if same_metric(part, other):
         return not other.labels and (
-            other.scope < (part.scope | part.labels) or other.filters < part.filters
+            other.scope < (part.scope | part.labels)
+            or other.filters < part.filters
+            or narrows(part.source.reference, other.source.reference)
         )
     return same_rows
 

@@ -24,6 +24,7 @@ from eval_pipeline.core.oracle.units import family
 
 _TOTAL_LABEL = re.compile(rf"[\W_]*(?i:grand\s+)?(?:{SUM_CUE.pattern})[\W_]*")
 """The label of a table's total row ("Total", "**Grand total**", "All", "Group")."""
+_NUMBER = re.compile(r"\d")
 
 
 def _in_periods(fact: Fact, binding: Binding) -> bool:
@@ -48,7 +49,7 @@ def sums(
             every = cued and len(within) == len(series)  # "November's total", all rows in it
             whole = not binding.entities and (
                 every
-                or _says_all(deriver, binding, len(series), cued)
+                or _says_all(deriver, claim, binding, len(series), cued)
                 or _total_of_its_table(deriver, claim, series)
             )
             out.append(
@@ -119,12 +120,17 @@ def _stated_runs(deriver: Deriver, claim: Claim, unit: Unit | None) -> list[Deri
     return out
 
 
-def _says_all(deriver: Deriver, binding: Binding, size: int, cued: bool) -> bool:
+def _says_all(deriver: Deriver, claim: Claim, binding: Binding, size: int, cued: bool) -> bool:
     """Does the claim's sentence say the total is over every row: a total word with "all",
-    "network", "overall"…, or the number of rows ("the five reps", "the four weeks")?"""
-    clause = deriver.ctx.answer[binding.clause[0] : binding.clause[1]]
+    "network", "overall"…, or the number of rows ("the five reps", "the four weeks")? Not
+    a word after a later figure of its clause, which is that figure's ("together 966, or
+    71.5% of all ratings": the whole of the share, not of the sum)."""
+    text = deriver.ctx.answer
+    clause = text[binding.clause[0] : binding.clause[1]]
+    later = _NUMBER.search(text, claim.span[1], binding.clause[1])
+    own = text[binding.clause[0] : later.start() if later else binding.clause[1]]
     if cued and re.search(
-        r"\b(?i:all|every|whole|entire|overall|network|group|grand|company)\b", clause
+        r"\b(?i:all|every|whole|entire|overall|network|group|grand|company)\b", own
     ):
         return True
     counts = re.findall(

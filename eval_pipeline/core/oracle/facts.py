@@ -371,7 +371,13 @@ def _rows(value: Any) -> list[_Row]:
     return [] if number is None else [_Row([], None, [(None, number)])]
 
 
-_PLURAL = re.compile(r"(?i)(?:^|_|\b)[a-z]{3,}[^sui_\W]s$")
+_PLURAL = re.compile(
+    r"(?i)(?:^|_|\b)[a-z]{3,}[^sui_\W]s$|(?:^|_)[a-z]{2,}[^sui_\W]s"
+    r"_(?!(?:paid|spent|earned|charged|refunded|invoiced|collected)$)[a-z]+(?:ed|en|wn|ld|de|nt)$"
+)
+"""A plural noun ending the name, alone or before the participle that says what befell the
+things counted ("active_accounts", "legs_flown", "claims_filed"); never a money participle
+("fares_collected" may be an amount)."""
 
 
 def _unit_of(
@@ -463,7 +469,7 @@ def reference_facts(rv: ReferenceValue, index: int) -> list[Fact]:
     ref = rv.reference
     meaning_base = tokens(ref.label or "") | tokens(scalar_name(rv))
     meaning_base |= tokens(ref.target) if ref.kind != "sql" else frozenset()
-    params = tuple(param_periods(ref.params))
+    params = tuple(param_periods(ref.params, ref.sql))
     column_words = {c: tokens(c or "") | numbered(c or "") for c in by_column}
     rows_naming = Counter(key(n) for row in rows for n in set(row.names))
     facts = []

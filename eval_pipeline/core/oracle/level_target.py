@@ -49,8 +49,21 @@ _OUT_OF = re.compile(r"\s+(?i:out\s+of)\s+\d")
 _ARTICLE_BEFORE = re.compile(r"\b(?i:a|an)\s+$")
 _WORD_AFTER = re.compile(r"\s*([a-z][a-z-]+)")
 _STATISTIC = re.compile(r"\b(?i:median|maximum|minimum|percentile|p\d{2}|mode)\b")
+_SPAN = (
+    r"(?:for|over|across|during|in)\s+(?:the|all|those|these)\s+(?:whole\s+|entire\s+|full\s+)?"
+    r"(?:quarter|year|period|half|(?:\w+\s+)?(?:days|weeks|months|quarters|years))\b"
+)
+_TOTAL_AFTER = re.compile(
+    r"[^\S\n]*(?:[a-z]+[^\S\n]+)?(?i:in\s+total|altogether|all\s+told|cumulatively|" + _SPAN + ")"
+)
+"""Right after a figure, words that make it a total: "828 hours for the quarter", "4.2 hours
+in total"."""
+_TOTAL_BEFORE = re.compile(f"(?i:{_SPAN})")
+"""Earlier in its clause, a stretch of several periods: "Across the nine weeks, … 192"."""
 _SAME_FIGURE = tokens("average overall mean")
 """Words a restatement may end on without naming another quantity ("88.6 minutes on average")."""
+_UNIT_WORDS = tokens("minutes mins hours hrs days usd dollars pct percent percentage count cnt")
+"""Words of a column's name that say its unit, not its quantity ("avg_wait_minutes")."""
 
 
 def target_of(
@@ -92,6 +105,13 @@ def target_of(
         return None, unknown
     if claim.unit not in RATES and _a_part_of(state, claim, binding, first.fact):
         return None, "a part of another entity's or period's total, not its level"
+    if among_others and _restated_unnamed(state, claim, binding, first.fact):
+        return None, (
+            f"another sentence states {first.fact.describe()}, and its words do not name it"
+        )
+    total = _total_words(state, claim, binding, first.fact)
+    if total:
+        return None, f"a total ({total!r}), which {first.fact.describe()} is not"
     noun = head_noun(state.ctx.answer, claim)
     own = first.fact.meaning | tokens(" ".join([*first.fact.names, *first.fact.scope]))
     unit = claim_unit(claim, binding)
@@ -220,6 +240,42 @@ def _unknown_unit(state: VerifyState, claim: Claim, unit: Unit | None, fit: Fit)
     if kind in ("money", "duration") and magnitude_ratio(claim, unit, fit) >= 10:
         return f"of another magnitude than {fact.describe()}, whose unit is not stated"
     return ""
+
+
+def _restated_unnamed(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:
+    """Does a claim of another sentence state the fact (right or wrong) by words that name
+    its quantity, while this one, outside a table, names none of them? An answer states a
+    figure once, so a second figure of that entity in its unit, unnamed, is of something
+    else ("Commission is 15% on X" after X's late share in the table's "Late" column). Not
+    an item of a list whose other items state that column: the list's lead-in names it."""
+    own = metric_words(fact.own_meaning) - _UNIT_WORDS
+    if binding.in_table or not own or own & binding.context:
+        return False
+    place = state.places.get(claim.id)
+    if place is not None and state.stated_at(place)[fact.series] >= 2:
+        return False
+    start, end = binding.sentence
+    at = {p for p in state.anchors.get(id(fact), ()) if not start <= p < end}
+    return any(
+        other.span[0] in at and own & state.bindings[other.id].context
+        for other in state.claims
+        if other.id in state.bindings
+    )
+
+
+def _total_words(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> str:
+    """The words that make the claim a total over several periods or items ("for the
+    quarter", "in total", "across the nine weeks"), when the fact is one row of a series or
+    an average: the claim then adds up what the fact is one of, and a period its sentence
+    names beside it ("with December the busiest") is not its own."""
+    text = state.ctx.answer
+    words = _TOTAL_AFTER.match(text, claim.span[1]) or _TOTAL_BEFORE.search(
+        text, binding.clause[0], claim.span[0]
+    )
+    rows = len(state.deriver.series.get(fact.series, ()))
+    if words is None or not (rows > 1 or _PER_NAME.search(fact.quantity_name)):
+        return ""
+    return words.group().strip()
 
 
 def _a_part_of(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:

@@ -20,6 +20,7 @@ from typing import Any
 
 from eval_pipeline.core.claims.layout import Covered, search_before
 from eval_pipeline.core.claims.ranking_phrases import ORDINALS
+from eval_pipeline.core.oracle.sql_reading import date_bounds
 
 Grain = str  # "year", "half", "quarter", "month", "day"
 
@@ -164,21 +165,25 @@ _END = re.compile(
 )
 
 
-def param_periods(params: Mapping[str, Any]) -> list[Period]:
-    """The periods a reference's params name: a year, a quarter string, an exact date range."""
+def param_periods(params: Mapping[str, Any], sql: str | None = None) -> list[Period]:
+    """The periods a reference's params name: a year, a quarter string, an exact date range
+    (its ends named so, or compared so by the query)."""
     found: list[Period] = []
     start = end = None
+    bounds = date_bounds(sql)
     for name, value in params.items():
         period, date = parse_label(value)
-        if period is not None and (_START.match(name) or _END.match(name)):
+        is_start = bool(_START.match(name)) or (bounds is not None and name == bounds[0])
+        is_end = bool(_END.match(name)) or (bounds is not None and name == bounds[1])
+        if period is not None and (is_start or is_end):
             first, last = period.bounds(period.year or 2000)  # a range given by periods
-            start, end = (first, end) if _START.match(name) else (start, last)
+            start, end = (first, end) if is_start else (start, last)
         elif period is not None:
             found.append(period)
         elif date is not None:
-            if _START.match(name):
+            if is_start:
                 start = date
-            elif _END.match(name):
+            elif is_end:
                 end = date
             else:
                 found.append(day(date))
@@ -278,6 +283,25 @@ def period_mentions(text: str) -> list[Mention]:
             found.append(Mention(m.start(), m.end(), period))
             covered.add(m.span())
     return _ranges(text, sorted(found, key=lambda x: x.start))
+
+
+_THE_GRAIN = re.compile(
+    r"\b(?i:for|in|over|across|during|throughout|of)\s+(?P<the>(?i:the)\s+"
+    r"(?:(?i:whole|full|entire)\s+)?(?P<grain>year|half|quarter|month)\b)"
+)
+"""A period named by its grain alone ("about 828 hours for the quarter", "over the year")."""
+
+
+def grain_mentions(text: str, named: Iterable[Period]) -> list[Mention]:
+    """ "the quarter", "the year" in ``text``, each the one period of its grain that ``named``
+    holds (the periods the question names): none when it names none or several of them."""
+    found = []
+    for m in _THE_GRAIN.finditer(text):
+        grain = m.group("grain").lower()
+        of_grain = {p for p in named if p.grain == grain and p.year is not None}
+        if len(of_grain) == 1:
+            found.append(Mention(m.start("the"), m.end("the"), of_grain.pop()))
+    return found
 
 
 _DASH = re.compile(r"\s*[-–—]\s*")

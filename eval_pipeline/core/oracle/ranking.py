@@ -285,9 +285,11 @@ _ASKED = re.compile(
 
 def _asked_metric(question: str) -> frozenset[str]:
     """The words after the question's superlative ("the most MRR among…" → mrr): the metric
-    the answer's rankings are about when their own words do not say."""
-    found = _ASKED.search(question)
-    return tokens(found.group("metric")) if found else frozenset()
+    the answer's rankings are about when their own words do not say. None when it asks for
+    several ("the most payments, the highest revenue and the most refunds"): each ranking
+    of the answer may then be about any of them."""
+    asked = {tokens(found.group("metric")) for found in _ASKED.finditer(question)}
+    return next(iter(asked)) if len(asked) == 1 else frozenset()
 
 
 _SPEED = re.compile(r"(?i)\b(?:fastest|slowest|quickest)\b")

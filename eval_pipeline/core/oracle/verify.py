@@ -130,6 +130,8 @@ class _Verifier:
         return target[0].fact if target else None
 
     def numeric(self, claim: Claim, binding: Binding) -> Verdict:
+        if _sign_against_its_words(claim):
+            return self._as_written(claim, binding)
         unit = claim_unit(claim, binding)
         near = self.state.ctx.answer[max(0, claim.span[0] - 30) : claim.span[1] + 15]
         check = Check(claim, unit, self.state.rule, polar=bool(POLAR_WORDS.search(near)))
@@ -231,6 +233,18 @@ class _Verifier:
         if claim.kind == "comparison":
             why = "a change or difference that no two named reference values give"
         return _unverifiable(claim, f"matches no reference value; {why}", self.state.usable)
+
+    def _as_written(self, claim: Claim, binding: Binding) -> Verdict:
+        """A change whose written sign its words contradict ("-1,445 more", "a -2.3%
+        increase"): the number as written may be right, read so; which way it went is
+        otherwise unsaid, so no value can accuse it."""
+        assert claim.value is not None
+        written = claim.model_copy(update={"value": -claim.value})
+        verdict = self.numeric(written, binding)
+        if verdict.verdict == "supported":
+            return verdict
+        why = "its written sign and the direction its words give disagree"
+        return _unverifiable(claim, why, self.state.usable)
 
     def _derived_stated_right(self, claim: Claim, found: Derived) -> bool:
         """Has an earlier claim stated this derived value right ("+0.3 minutes on last year"
@@ -382,6 +396,15 @@ class _Verifier:
         """A fact a change claim is compared with directly: one named a change, or the only
         number of the case (a reference that computes the change itself)."""
         return is_change(fact) or len(self.state.facts) == 1
+
+
+def _sign_against_its_words(claim: Claim) -> bool:
+    """Is the change written with a sign its words' direction reverses ("-1,445 more")?"""
+    sign = claim.text.lstrip()[:1]
+    value = claim.value or 0.0
+    return claim.kind == "comparison" and (
+        (sign in ("-", "−") and value > 0) or (sign == "+" and value < 0)
+    )
 
 
 def _inside_a_name(claim: Claim, ctx: AnswerContext) -> str:

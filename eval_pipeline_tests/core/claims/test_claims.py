@@ -399,3 +399,60 @@ def test_threshold_of_a_yes_no_question_is_a_bound(
     question: str, answer: str, expected: list[str]
 ) -> None:
     assert [c.text for c in extract_claims("TC_001", question, answer).claims] == expected
+
+
+NOT_CLAIMS_IN_CONTEXT: list[tuple[str, str, list[str]]] = [
+    # question, answer, claim texts in order
+    # a year the answer or question writes as one elsewhere is that year, before a noun too
+    ("What happened in 2031?", "Closed 2031 tickets took 4.5 days on average.", ["4.5 days"]),
+    ("q", "In 2031 we paid $3.1M; 2031 payouts were the highest.", ["$3.1M"]),
+    ("q", "We closed 2031 tickets.", ["2031"]),
+    ("q", "In 2030 refunds were $7K; in 2031 they reached $9K, well above 2030.", ["$7K", "$9K"]),
+    # a table's header names columns; its first column names rows when it holds bands,
+    # levels, or integers counting up one by one
+    (
+        "q",
+        "| Seats | Accounts | Score (/10) |\n|---|---|---|\n| 1-9 | 40 | 7.1 |\n| 10+ | 12 | 6.4 |",
+        ["40", "7.1", "12", "6.4"],
+    ),
+    (
+        "q",
+        "| Guests | Bookings |\n|---|---|\n| 1 | 310 |\n| 2 | 522 |\n| 3 | 97 |",
+        ["310", "522", "97"],
+    ),
+    (
+        "q",
+        "| Visits | Share |\n|---|---|\n| 412 | 12% |\n| 398 | 11% |\n| 77 | 2% |",
+        ["412", "12%", "398", "11%", "77", "2%"],
+    ),
+    ("q", "| Grade | Reviews |\n|---|---|\n| 4 stars | 81 |\n| 3 stars | 17 |", ["81", "17"]),
+    # a scale or base written on its own, beside no value
+    ("q", "Unit A reached 71.8 (out of 100).", ["71.8"]),
+    ("q", "Complaints per 1,000 orders:\n- North: 4.1\n- South: 3.6", ["4.1", "3.6"]),
+    ("q", "North logged 4.1 complaints per 1,000 orders.", ["4.1 complaints per 1,000"]),
+    # a share of a large whole is no score on a scale
+    ("q", "The shop got 84 top-rated reviews out of 198 in all.", ["84", "198"]),
+    # points of a rating scale that pick the responses counted
+    ("q", "61% scored us 4 or better; 9% rated it 2 or lower.", ["61%", "9%"]),
+    ("q", "Only 43 replies were a 1 or 2 — one in 10.", ["43", "one in 10"]),
+    ("q", "Of 900 ratings, 410 are 5 stars.", ["900", "410"]),
+    ("q", "1,212 attempts reached the 60-point pass mark.", ["1,212"]),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), NOT_CLAIMS_IN_CONTEXT)
+def test_numbers_that_only_qualify_in_their_context(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    assert [c.text for c in extract_claims("TC_001", question, answer).claims] == expected
+
+
+def test_a_run_of_months_answering_a_question_by_month_holds_values() -> None:
+    answer = "Sign-ups (H2): July 14, August 19, September 11 and October 30."
+    by_month = extract_claims("TC_001", "Sign-ups by month in H2?", answer).claims
+    assert [c.text for c in by_month] == ["14", "19", "11", "30"]
+    # the same run read as dates when the question asks for none by month, and two months
+    # are no run
+    assert extract_claims("TC_001", "When were the renewals?", answer).claims == []
+    two = extract_claims("TC_001", "Sign-ups by month?", "Paid on July 14 and August 19.")
+    assert two.claims == []

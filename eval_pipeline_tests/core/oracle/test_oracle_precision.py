@@ -764,8 +764,8 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     ("less is better", "", "Midwest has the worst loss ratio.", [LOSS_RATIO], [C]),
     # after a name's number and a verb, "above" bounds the figure; after a number and its unit
     # it states a gap
-    ("bound after a name", "", "Home Plus 500 ran above 100%.", [PLAN_LOSS], [U, S]),
-    ("bound after a name", "", "Auto 360 ran above 100%.", [PLAN_LOSS], [U, C]),
+    ("bound after a name", "", "Home Plus 500 ran above 100%.", [PLAN_LOSS], [S]),
+    ("bound after a name", "", "Auto 360 ran above 100%.", [PLAN_LOSS], [C]),
     # a bounded fall is bounded in size: "down less than 0.1%" holds for a fall of 0.04%
     (
         "bounded change",

@@ -49,13 +49,13 @@ ROWS: list[tuple[str, str, list[ReferenceValue], list[str]]] = [
         "a whole beside its part",
         "Depot 12 is the busiest depot, with 2,100 of the 9,400 parcels.",
         [ALL_PARCELS, DEPOT_12],
-        [U, U, S, S],
+        [U, S, S],
     ),
     (
         "a whole beside its part",
         "Depot 12 is the busiest depot, with 2,100 parcels.",
         [DEPOT_12, DEPOT_3],
-        [C, U, S],
+        [C, S],
     ),
     # an answer tabling some months ranks among them; a ranking wrong among them stays wrong
     (
@@ -91,13 +91,13 @@ ROWS: list[tuple[str, str, list[ReferenceValue], list[str]]] = [
         "a figure for all",
         "Depot 12 damaged 7.5% of parcels, against 6.1% across all depots.",
         DAMAGE,
-        [U, S, S],
+        [S, S],
     ),
     (
         "a figure for all",
         "Depot 12 damaged 7.5% of parcels, against 6.8% across all depots.",
         DAMAGE,
-        [U, S, C],
+        [S, C],
     ),
     # a table's rate beside two outcomes is one over both, never a share of the column total
     (

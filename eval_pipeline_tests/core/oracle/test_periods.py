@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from eval_pipeline.core.oracle.periods import Period, param_periods
+from eval_pipeline.core.oracle.periods import Period, grain_mentions, param_periods
 
 
 @pytest.mark.parametrize(
@@ -27,3 +27,55 @@ from eval_pipeline.core.oracle.periods import Period, param_periods
 )
 def test_param_periods(params: dict[str, Any], expected: list[Period]) -> None:
     assert param_periods(params) == expected
+
+
+@pytest.mark.parametrize(
+    ("sql", "params", "expected"),
+    [
+        # the query's comparisons say which date starts the range, whatever the params are called
+        (
+            "SELECT COUNT(*) FROM loans WHERE lent_on BETWEEN :x AND :y",
+            {"x": "2024-01-01", "y": "2024-12-31"},
+            [Period("year", 2024)],
+        ),
+        (
+            "SELECT COUNT(*) FROM loans WHERE lent_on >= :lo AND lent_on < :hi",
+            {"lo": "2025-04-01", "hi": "2025-07-01"},
+            [Period("quarter", 2025, 2)],
+        ),
+        # a date on both sides of the query is one day; so are two dates in a list
+        (
+            "SELECT COUNT(*) FROM cards WHERE issued <= :d AND (lapsed IS NULL OR lapsed > :d)",
+            {"d": "2025-12-31"},
+            [Period("day", 2025, 1231)],
+        ),
+        (
+            "SELECT COUNT(*) FROM loans WHERE lent_on IN (:x, :y)",
+            {"x": "2024-01-01", "y": "2024-12-31"},
+            [Period("day", 2024, 101), Period("day", 2024, 1231)],
+        ),
+    ],
+)
+def test_param_periods_read_the_query(
+    sql: str, params: dict[str, Any], expected: list[Period]
+) -> None:
+    assert param_periods(params, sql) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "named", "expected"),
+    [
+        (
+            "about 900 loans for the quarter",
+            [Period("quarter", 2025, 3)],
+            [Period("quarter", 2025, 3)],
+        ),
+        ("busy over the whole year", [Period("year", 2024)], [Period("year", 2024)]),
+        # the question names no period of that grain, or several: the words name none
+        ("about 900 loans for the quarter", [Period("year", 2025)], []),
+        ("for the quarter", [Period("quarter", 2025, 3), Period("quarter", 2025, 4)], []),
+        ("the quarter was busy", [Period("quarter", 2025, 3)], []),
+    ],
+)
+def test_grain_mentions(text: str, named: list[Period], expected: list[Period]) -> None:
+    assert [m.period for m in grain_mentions(text, named)] == expected
