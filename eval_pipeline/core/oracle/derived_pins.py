@@ -25,7 +25,7 @@ from eval_pipeline.core.oracle.derived_changes import changes, ratios, spreads
 from eval_pipeline.core.oracle.derived_periods import period_led
 from eval_pipeline.core.oracle.derived_shares import parts_of_a_mix, shares
 from eval_pipeline.core.oracle.derived_sums import means, per_item, sums
-from eval_pipeline.core.oracle.facts import Fact, tokens
+from eval_pipeline.core.oracle.facts import Fact, metric_words, tokens
 from eval_pipeline.core.oracle.units import RATES, family, scale
 from eval_pipeline.core.oracle.verify_state import VerifyState
 
@@ -188,6 +188,8 @@ def pins(
         return False  # "60% of Dr. Okafor's referrals", "40% of those no-shows"
     if found.how.startswith("share") and _named_as_whole(state, claim, binding, found.facts[0]):
         return False  # "Auto Lite accounted for 41% of personal-auto indemnity"
+    if found.how == "share (column total)" and _names_another_column(state, claim, binding, found):
+        return False  # "4% of billed rent unpaid": one column of its row over another
     if found.how == "relative change":
         return unit in ("percent", "fraction") and found.facts[0].unit not in RATES
     if found.how == "difference":
@@ -195,6 +197,25 @@ def pins(
             unit == "percent" and found.unit == "points"
         )
     return True
+
+
+def _names_another_column(
+    state: VerifyState, claim: Claim, binding: Binding, found: Derived
+) -> bool:
+    """Do the words after the share, up to the next figure, name another number column of the
+    part's row than the part's? Then the share may be one of the row's columns over the other
+    ("about 4% of billed rent unpaid"), not the part's share of its column's total."""
+    part = found.facts[0]
+    later = [c.span[0] for c in state.sentence_claims(binding) if c.span[0] >= claim.span[1]]
+    end = min([binding.clause[1], *later])
+    words = tokens(state.ctx.answer[claim.span[1] : end])
+    return any(
+        f.source is part.source
+        and f.position == part.position
+        and f.series != part.series
+        and words & (metric_words(f.own_meaning) - metric_words(part.own_meaning))
+        for f in state.facts
+    )
 
 
 def cued(

@@ -440,7 +440,8 @@ def scalar_name(rv: ReferenceValue) -> str:
 
 
 _CHANGE_NAME = re.compile(
-    r"(?i)change|delta|diff|growth|increase|decrease|variation|variance|yoy|qoq|gain|drop"
+    r"(?i)change|delta|diff|growth|increase|decrease|variation|variance|yoy|qoq|gain(?!ed)"
+    r"|drop(?!ped|_?rate)"
     r"|(?<![a-z])(?:mom|wow|vs)(?![a-z])"  # not "moment", "vswitch"
 )
 

@@ -24,6 +24,31 @@ from eval_pipeline.core.oracle.units import RATES, family
 from eval_pipeline.core.oracle.verify_state import VerifyState
 
 _PER_AFTER = re.compile(r"\s*(?i:per|each|a|an)\s+(?!(?i:year|month|week|quarter)\b)[a-z]+\b")
+_PER_LATER = re.compile(
+    r"[^\S\n]*(?:[A-Za-z]+[^\S\n]+){0,2}(?i:per)[^\S\n]+(?:\d+[^\S\n]+)?"
+    r"(?!(?i:year|month|week|quarter|day)\b)[a-z]+\b"
+)
+"""A unit or noun, then "per" an item: "28 GB per line", "26.5 tickets per 10 units"."""
+_PER_IN_CLAUSE = re.compile(r"\b(?i:per)[^\S\n]+(?!(?i:year|month|week|quarter|day)\b)[a-z]+\b")
+"""Earlier in its clause, a value per item: "Average usage per line in September was 28.6"."""
+_PER_BASE = re.compile(r"\b(?i:per)[^\S\n]+$")
+"""Right before the number a rate is normalised to ("per 10 units"), which is no value."""
+_DURATION_PART = (
+    r"\d+(?:\.\d+)?[^\S\n]*(?i:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)\b"
+)
+_COMPOUND_AFTER = re.compile(rf"[^\S\n]*(?:(?i:and)[^\S\n]+)?{_DURATION_PART}")
+_COMPOUND_BEFORE = re.compile(rf"\b{_DURATION_PART}[^\S\n]*(?:(?i:and)[^\S\n]+)?$")
+"""Another part of one duration written in two units beside the claim: "1h 43m", "25 hours
+5 minutes"; the claim is a part of the figure, not the figure."""
+_DIFFERENCE_AFTER = re.compile(
+    r"[^\S\n]*(?:[A-Za-z%-]+[^\S\n]+){0,2}?(?i:short\s+of|ahead|behind|shy\s+of|"
+    r"(?:more|fewer|less|higher|lower)\s+than)\b"
+)
+"""Right after a figure (its unit or noun between), words that make it the gap between two
+values, not a level: "16 leases short of", "0.2 points ahead", "40 fewer than"."""
+_LIMIT_BEFORE = re.compile(r"\b(?i:within|inside(?:\s+of)?)\s+$")
+"""Before a duration that bounds what is counted ("fixed inside 48 hours"): a time limit."""
+_ON_AVERAGE = re.compile(r"\s*(?i:on\s+average)\b")
 _PER_NAME = re.compile(r"(?i)per|avg|average|mean")
 _PER_BEFORE = re.compile(
     r"\b(?i:per|a)\s+(?!(?i:year|month|week|quarter|day)\b)[a-z]+\s+(?:(?!(?i:of)\b)\w+\s+)?$"
@@ -89,8 +114,14 @@ def target_of(
     first = top[0]
     after = state.ctx.answer[claim.span[1] : claim.span[1] + 25]
     before = state.ctx.answer[max(binding.clause[0], claim.span[0] - 30) : claim.span[0]]
-    per_item = _PER_AFTER.match(after) or _PER_BEFORE.search(before)
-    if per_item and not _PER_NAME.search(first.fact.describe()):
+    clause = state.ctx.answer[binding.clause[0] : claim.span[0]]
+    per_item = (
+        _PER_AFTER.match(after)
+        or _PER_LATER.match(after)
+        or _PER_BEFORE.search(before)
+        or _PER_IN_CLAUSE.search(clause)
+    )
+    if per_item and not _PER_NAME.search(f"{first.fact.describe()} {first.fact.quantity_name}"):
         return None, "a value per item, which no reference value is"
     if claim.per is not None and first.fact.unit not in RATES and abs(first.fact.value) > 1:
         return None, f"a share, which {first.fact.describe()} is not"
@@ -376,6 +407,21 @@ def not_its_level(state: VerifyState, claim: Claim, binding: Binding) -> str:
         return "it names a period the references are not for"
     if not binding.periods and state.for_another_period(binding):
         return "its sentence names only periods the references are not for"
+    if family(claim.unit) == "duration" and (
+        _COMPOUND_AFTER.match(state.ctx.answer, claim.span[1])
+        or search_before(_COMPOUND_BEFORE, state.ctx.answer, claim.span[0], 25)
+    ):
+        return "a part of a duration written in two units, not the duration"
+    if claim.kind == "numeric" and _DIFFERENCE_AFTER.match(state.ctx.answer, claim.span[1]):
+        return "a difference between two values, which no level is"
+    if (
+        family(claim.unit) == "duration"
+        and search_before(_LIMIT_BEFORE, state.ctx.answer, claim.span[0], 15)
+        and not _ON_AVERAGE.match(state.ctx.answer, claim.span[1])
+    ):
+        return "a time limit ('within'), which bounds what is counted, not a duration"
+    if search_before(_PER_BASE, state.ctx.answer, claim.span[0], 10):
+        return "the number of items a rate is per ('per 10 units'), not a value"
     if search_before(_ADDS, state.ctx.answer, claim.span[0], 20):
         return "an amount added to another ('adds'), which no reference value is"
     if _REMAINDER.search(near[: claim.span[0] - max(binding.clause[0], claim.span[0] - 50)]):

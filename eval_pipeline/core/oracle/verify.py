@@ -64,6 +64,8 @@ _PART_AFTER = re.compile(
     r"\s*(?:,|\(|\s[—–-])\s*(?i:or|i\.e\.,?|that\s+is,?|just|only)\s+|\s*\(\s*"
 )
 """Between a share and the count of its part: "0.26%, just 1 review", "5.4% (21 reviews)"."""
+_LIST_JOINT = re.compile(r",|\b(?i:and)\b")
+"""What joins the figures of one list, which a hedge written before the first may cover."""
 _MAX_EVIDENCE = 12
 _FIGURE_JOINT = re.compile(r"[ \t]*(?:[:(—–][ \t]*|(?:at|with)[ \t]+)")
 
@@ -200,6 +202,8 @@ class _Verifier:
             target, why = target_of(self.state, claim, binding, direct, among_others=True)
         if target is not None:
             other = self._value_of_another(claim, binding, check, [f.fact for f in target])
+            if other is None:
+                other = self._under_a_shared_hedge(claim, binding, unit, target[0].fact)
             if other is not None:
                 return _unverifiable(claim, other, self.state.usable)
             shown = ", ".join(f.describe() for f in target[:_MAX_EVIDENCE])
@@ -391,6 +395,27 @@ class _Verifier:
             ):
                 return f"its value is {fact.describe()}'s, which its words may mean"
         return None
+
+    def _under_a_shared_hedge(
+        self, claim: Claim, binding: Binding, unit: Unit | None, fact: Fact
+    ) -> str | None:
+        """Why an unhedged figure is not accused, when the figure before it in its clause is
+        hedged and only a comma or "and" joins them ("roughly 341,000 GB in 2024 and 432,000
+        GB in 2025"): the hedge may be read over both, and so read the figure agrees."""
+        if claim.hedged:
+            return None
+        around = [c for c in self.state.sentence_claims(binding) if c.span[1] <= claim.span[0]]
+        start = binding.clause[0]
+        before = [c for c in around if c.span[0] >= start and family(c.unit) == family(claim.unit)]
+        if not before or not before[-1].hedged:
+            return None
+        between = self.state.ctx.answer[before[-1].span[1] : claim.span[0]]
+        if not _LIST_JOINT.search(between) or re.search(r"[.;:\n]", between):
+            return None
+        hedged = claim.model_copy(update={"hedged": True})
+        if not Check(hedged, unit, self.state.rule).level(fact):
+            return None
+        return f"the hedge before it ({before[-1].text!r}) may cover it, and so it agrees"
 
     def _change_fact(self, fact: Fact) -> bool:
         """A fact a change claim is compared with directly: one named a change, or the only
