@@ -22,7 +22,13 @@ from eval_pipeline.core.claims.layout import Layout, ListItem, starting_within
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.facts import key, numbered, tokens
 from eval_pipeline.core.oracle.labels import Form, LabelMention, label_mentions
-from eval_pipeline.core.oracle.periods import Mention, Period, grain_mentions, period_mentions
+from eval_pipeline.core.oracle.periods import (
+    Mention,
+    Period,
+    grain_mentions,
+    period_mentions,
+    values_not_days,
+)
 from eval_pipeline.core.oracle.units import unit_from_name
 
 _MAX_SEPARATION = 1
@@ -92,6 +98,8 @@ class AnswerContext:
     forms: dict[str, Form]
     codes: frozenset[str] = frozenset()
     """Labels written in digits ("99213", "1"): named only by the first cell of a table row."""
+    values: tuple[int, ...] = ()
+    """Where the claims start: a number the extractor took for a value is no day of a date."""
     layout: Layout = field(init=False)
     labels: list[LabelMention] = field(init=False)
     periods: list[Mention] = field(init=False)
@@ -110,7 +118,7 @@ class AnswerContext:
         asked = self.question.lower()
         self.periods = [  # "last year" means the reference's own period when the question says so
             m
-            for m in period_mentions(self.answer)
+            for m in values_not_days(self.answer, period_mentions(self.answer), self.values)
             if (m.period.grain != "other" or self.answer[m.start : m.end].lower() not in asked)
             and self.label_around(m.start, m.end) is None  # "Mustang 2023 GT" names no year
         ]

@@ -19,7 +19,7 @@ from eval_pipeline.core.oracle.derived import (
     Deriver,
     amount,
 )
-from eval_pipeline.core.oracle.facts import Fact
+from eval_pipeline.core.oracle.facts import Fact, metric_words
 from eval_pipeline.core.oracle.units import family
 
 _TOTAL_LABEL = re.compile(rf"[\W_]*(?i:grand\s+)?(?:{SUM_CUE.pattern})[\W_]*")
@@ -46,7 +46,8 @@ def sums(
         if 2 <= len(within) < len(series):  # "Q1 2024 total: 2,068" over monthly rows
             out.append(Derived(sum(f.value for f in within), fact.unit, tuple(within), "sum", cued))
         elif len(series) >= 2:
-            every = cued and len(within) == len(series)  # "November's total", all rows in it
+            scoped = cued or _for_its_grain(deriver, binding, fact)
+            every = scoped and len(within) == len(series)  # "November's total", all rows in it
             whole = not binding.entities and (
                 every
                 or _says_all(deriver, claim, binding, len(series), cued)
@@ -78,6 +79,17 @@ def sums(
                 Derived(sum(f.value for f in group), group[0].unit, tuple(group), "sum", cued)
             )
     return out
+
+
+def _for_its_grain(deriver: Deriver, binding: Binding, fact: Fact) -> bool:
+    """Does the claim's clause name the fact's quantity and its period by its grain alone
+    ("For the year: 132 port-ins")? Over rows within that period, what it states is then
+    their total, as "November's total" is over November's rows; hours of another thing
+    ("on standby for 16 hours over the month") are not."""
+    return bool(metric_words(binding.meaning & fact.meaning)) and any(
+        m.start in deriver.ctx.by_grain and m.period in binding.periods
+        for m in deriver.ctx.periods_in(*binding.clause)
+    )
 
 
 def _total_row(deriver: Deriver, claim: Claim) -> tuple[Table, Row] | None:

@@ -452,6 +452,17 @@ def is_change(fact: Fact) -> bool:
     return bool(_CHANGE_NAME.search(f"{fact.quantity_name} {scalar_name(fact.source)}"))
 
 
+_BALANCE_NAME = re.compile(r"(?i)(?<![a-z])net(?![a-z])")
+
+
+def balances(facts: Sequence[Fact]) -> set[str]:
+    """Quantities that are net balances ("net_ports", "net adds"): named net, and below zero
+    somewhere, so one flow less another and signed whichever way it went; a signed figure
+    ("+5", "-44") states such a value as it is. Net sales, never negative, is a level."""
+    named = [f for f in facts if _BALANCE_NAME.search(f"{f.quantity_name} {scalar_name(f.source)}")]
+    return {f.quantity_name for f in named if f.value < 0}
+
+
 def reference_facts(rv: ReferenceValue, index: int) -> list[Fact]:
     """Every number of a recomputed reference; nothing for an errored one."""
     if rv.error is not None:

@@ -394,9 +394,8 @@ def not_its_level(state: VerifyState, claim: Claim, binding: Binding) -> str:
     """Why the claim cannot be held against a level it is bound to, if so: it states a gap
     ("the gap … is 1 day"), another statistic ("the median"), or a period outside the
     references ("In 2024 it was…" beside references for 2025)."""
-    near = state.ctx.answer[
-        max(binding.clause[0], claim.span[0] - 50) : min(binding.clause[1], claim.span[1] + 20)
-    ]
+    near_start = max(binding.clause[0], claim.span[0] - 50)
+    near = state.ctx.answer[near_start : min(binding.clause[1], claim.span[1] + 20)]
     before = state.ctx.answer[max(binding.sentence[0], claim.span[0] - 80) : claim.span[0]]
     if claim.kind == "numeric" and GAP_CUE.search(before):
         return "a gap between two values, which no two named reference values give"
@@ -424,7 +423,10 @@ def not_its_level(state: VerifyState, claim: Claim, binding: Binding) -> str:
         return "the number of items a rate is per ('per 10 units'), not a value"
     if search_before(_ADDS, state.ctx.answer, claim.span[0], 20):
         return "an amount added to another ('adds'), which no reference value is"
-    if _REMAINDER.search(near[: claim.span[0] - max(binding.clause[0], claim.span[0] - 50)]):
+    if any(  # "Unlimited 5G" is a name, not what is left
+        state.ctx.label_around(*m.span()) is None
+        for m in _REMAINDER.finditer(state.ctx.answer, near_start, claim.span[0])
+    ):
         return "a remainder ('uncollected', 'not'), which no reference value states"
     clause_before = state.ctx.answer[binding.clause[0] : claim.span[0]]
     if _ELSEWHERE.search(clause_before):

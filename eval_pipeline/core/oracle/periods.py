@@ -10,6 +10,7 @@ to a period when the period it names contains the number's period; a mention wit
 
 from __future__ import annotations
 
+import bisect
 import calendar
 import datetime as dt
 import itertools
@@ -283,6 +284,25 @@ def period_mentions(text: str) -> list[Mention]:
             found.append(Mention(m.start(), m.end(), period))
             covered.add(m.span())
     return _ranges(text, sorted(found, key=lambda x: x.start))
+
+
+_MONTH_FIRST = re.compile(_MONTH, re.IGNORECASE)
+
+
+def values_not_days(text: str, mentions: list[Mention], values: Iterable[int]) -> list[Mention]:
+    """``mentions`` with a "month day" whose day is a stated value ("January 8, February 10":
+    8 move-outs in January, not 8 January) read as its month, which the value is for."""
+    starts = sorted(values)
+    out = []
+    for mention in mentions:
+        i = bisect.bisect_right(starts, mention.start)
+        month = _MONTH_FIRST.match(text, mention.start)
+        if mention.period.grain != "day" or i == len(starts) or starts[i] >= mention.end:
+            out.append(mention)
+        elif month is not None:
+            period = Period("month", mention.period.year, mention.period.index // 100)
+            out.append(Mention(month.start(), month.end(), period))
+    return out
 
 
 _THE_GRAIN = re.compile(

@@ -418,9 +418,13 @@ class _Verifier:
         return f"the hedge before it ({before[-1].text!r}) may cover it, and so it agrees"
 
     def _change_fact(self, fact: Fact) -> bool:
-        """A fact a change claim is compared with directly: one named a change, or the only
-        number of the case (a reference that computes the change itself)."""
-        return is_change(fact) or len(self.state.facts) == 1
+        """A fact a change claim is compared with directly: one named a change or a net
+        balance, or the only number of the case (a reference that computes the change itself)."""
+        return (
+            is_change(fact)
+            or fact.quantity_name in self.state.balances
+            or len(self.state.facts) == 1
+        )
 
 
 def _sign_against_its_words(claim: Claim) -> bool:
@@ -476,8 +480,9 @@ def verify_claims(
     labels = {name for f in facts for name in f.names}
     labels |= {label for rv in usable for label in scope_labels(rv)}
     codes = frozenset(label for label in labels if is_code(label))
-    ctx = AnswerContext(plain(answer), plain(question), label_forms(labels), codes)
     claims, unchecked = contract.claims[:max_claims], contract.claims[max_claims:]
+    values = tuple(c.span[0] for c in claims)
+    ctx = AnswerContext(plain(answer), plain(question), label_forms(labels), codes, values)
     bindings = bind(claims, ctx)
     state = VerifyState(facts, ctx, usable, rule, claims, bindings)
     verifier = _Verifier(state)

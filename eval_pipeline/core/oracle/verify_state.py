@@ -15,7 +15,7 @@ from eval_pipeline.core.oracle.agreement import Check
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding
 from eval_pipeline.core.oracle.candidates import claim_unit
 from eval_pipeline.core.oracle.derived import Deriver
-from eval_pipeline.core.oracle.facts import Fact, is_change
+from eval_pipeline.core.oracle.facts import Fact, balances, is_change
 from eval_pipeline.core.oracle.tolerance import ToleranceRule
 from eval_pipeline.core.oracle.units import RATES, family
 
@@ -69,6 +69,8 @@ class VerifyState:
         """The references hold a score, so "4.2 out of 5" may be checked."""
         self.levels = [f for f in facts if not is_change(f)] or facts
         """Facts a level claim is compared with: changes are for change claims."""
+        self.balances = balances(facts)
+        """Quantity names of net balances, which a signed claim states as they are."""
         self.stated_series: dict[str, tuple[int, str | None]] = {}
         """Claim id → the one series whose value, for its own row, the claim states."""
         self.columns = {

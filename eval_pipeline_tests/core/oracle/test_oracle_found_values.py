@@ -90,13 +90,13 @@ def test_a_total_for_the_quarter_the_question_names() -> None:
     )
 
 
-def test_a_wrong_total_for_the_quarter_is_not_held_against_a_month() -> None:
+def test_a_wrong_total_for_the_quarter_is_held_against_the_total_not_a_month() -> None:
     assert_verdicts(
         "How many loans did the library make each month in Q3 2025?",
         "July 2025: 300 loans; August 2025: 350 loans; September 2025: 250 loans — about "
         "930 loans for the quarter.",
         [LOANS],
-        [S, S, S, U],
+        [S, S, S, C],
     )
 
 

@@ -7,7 +7,13 @@ from typing import Any
 
 import pytest
 
-from eval_pipeline.core.oracle.periods import Period, grain_mentions, param_periods
+from eval_pipeline.core.oracle.periods import (
+    Period,
+    grain_mentions,
+    param_periods,
+    period_mentions,
+    values_not_days,
+)
 
 
 @pytest.mark.parametrize(
@@ -79,3 +85,18 @@ def test_param_periods_read_the_query(
 )
 def test_grain_mentions(text: str, named: list[Period], expected: list[Period]) -> None:
     assert [m.period for m in grain_mentions(text, named)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "values", "expected"),
+    [
+        # the day is a stated value: the mention is of its month
+        ("Refunds: March 14, April 9.", [15, 25], [Period("month", None, m) for m in (3, 4)]),
+        ("Refunds peaked in June 2025 at 40.", [31], [Period("month", 2025, 6)]),
+        # no value inside it: a day stays a day
+        ("The outage on March 14 cost 40 orders.", [28], [Period("day", None, 314)]),
+    ],
+)
+def test_values_not_days(text: str, values: list[int], expected: list[Period]) -> None:
+    found = values_not_days(text, period_mentions(text), values)
+    assert [m.period for m in found] == expected
