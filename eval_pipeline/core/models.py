@@ -7,6 +7,7 @@ JSON and rendered in the report without ad-hoc dict handling.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
@@ -70,14 +71,22 @@ class _Extended(StrictModel):
 
     ADDED: ClassVar[tuple[str, ...]] = ()
 
+    @classmethod
+    @cache
+    def _added_defaults(cls) -> dict[str, Any]:
+        """The defaults of ``ADDED``, made once per class: pydantic inspects a default factory's
+        signature on every call: 0.1 ms of each dump of a golden case, 16 times the rest."""
+        return {
+            name: cls.model_fields[name].get_default(call_default_factory=True)
+            for name in cls.ADDED
+        }
+
     @model_serializer(mode="wrap")
     def _without_unset_additions(self, handler: SerializerFunctionWrapHandler) -> Any:
         data = handler(self)
         if isinstance(data, dict):
-            for name in self.ADDED:
-                if name in data and data[name] == type(self).model_fields[name].get_default(
-                    call_default_factory=True
-                ):
+            for name, default in self._added_defaults().items():
+                if name in data and data[name] == default:
                     del data[name]
         return data
 

@@ -450,6 +450,33 @@ def test_a_batch_with_check_evaluations_is_stored_whole(fast_tmp: Path) -> None:
     assert stored == 3
 
 
+def test_the_index_is_asked_for_a_table_once_not_per_check_evaluation(
+    fast_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dagster opens a new engine to look for the checks table before storing each evaluation."""
+    asked: list[str] = []
+    dagsters = SqliteEventLogStorage.has_table
+
+    def counted(self: SqliteEventLogStorage, table_name: str) -> bool:
+        asked.append(table_name)
+        return dagsters(self, table_name)
+
+    monkeypatch.setattr(SqliteEventLogStorage, "has_table", counted)
+    storage = BatchingSqliteEventLogStorage(str(fast_tmp))
+    try:
+        storage.store_event_batch(
+            [_check_event("run-a", f"p{i}", True, 1000.0 + i) for i in range(5)]
+        )
+        storage.store_event_batch(
+            [_check_event("run-b", f"p{i}", False, 2000.0 + i) for i in range(5)]
+        )
+        stored = [len(storage.get_records_for_run(r).records) for r in ("run-a", "run-b")]
+    finally:
+        storage.dispose()
+    assert stored == [5, 5]
+    assert asked.count("asset_check_executions") == 1
+
+
 def test_live_watcher_sees_batched_events(tmp_path: Path) -> None:
     """``dagster dev`` tails a run through a file watcher on the run shard."""
     storage = BatchingSqliteEventLogStorage(str(tmp_path))

@@ -35,12 +35,6 @@ _SHARE_CUE = re.compile(
 )
 _OF_ITS_OWN = re.compile(r"\s+(?i:of)\s+(?i:its|their|his|her)\b")
 """After a share of the entity's own quantity ("42% of their energy"), not of everyone's."""
-_CHANGE_HEAD = re.compile(
-    r"(?im)^\s*[-*•]?\s*(?:[\w-]+\s+){0,2}(?:growth|change|increase|decrease|difference)\s*:"
-    r"\s*[+-]?$"
-)
-"""A line headed by a change's name ("- Growth: 33%", "- Member growth: 23%"): its figure is the
-change, not a level."""
 _THAN = re.compile(r"(?:\s+[a-z][\w-]*){0,2}?\s+(?i:than)\s+")
 """From a comparison's number to the words of what it is compared with: "40 more than …"."""
 _WHOLE_ORGANISATION = re.compile(
@@ -164,11 +158,10 @@ def pins(
         return False  # "the 70-point pass mark": a share is written as one, never in points
     if (
         found.how in ("relative change", "difference")
-        and claim.kind != "comparison"
+        and _names_a_gap(state, claim, binding)
         and not (found.how == "difference" and _gap_of_stated(state, claim, binding, found))
-        and not _CHANGE_HEAD.search(state.ctx.answer, binding.lead_start, claim.span[0])
     ):
-        return False  # a level read as a change's size supports, never accuses
+        return False  # a gap but of none of the values its sentence states before it
     if found.how in ("relative change", "difference", "ratio") and (
         _than_nothing_named(state, claim, binding)  # "40 more than the two at the bottom"
         or _each_its_own(state, claim, binding, found)  # "X 2.2 days slower and Y 5.4 faster"

@@ -13,78 +13,22 @@ from eval_pipeline.core.oracle.candidates import Fit, best, claim_unit, known_sc
 from eval_pipeline.core.oracle.claim_words import (
     NOT_NOUNS,
     OF_ANOTHER,
-    OF_PHRASE,
     RESTATED,
     head_noun,
 )
-from eval_pipeline.core.oracle.derived import GAP_CUE
 from eval_pipeline.core.oracle.facts import Fact, metric_words, tokens
 from eval_pipeline.core.oracle.fit_choice import contenders, magnitude_ratio, of_its_magnitude
 from eval_pipeline.core.oracle.units import RATES, family
 from eval_pipeline.core.oracle.verify_state import VerifyState
 
-_PER_AFTER = re.compile(r"\s*(?i:per|each|a|an)\s+(?!(?i:year|month|week|quarter)\b)[a-z]+\b")
-_PER_LATER = re.compile(
-    r"[^\S\n]*(?:[A-Za-z]+[^\S\n]+){0,2}(?i:per)[^\S\n]+(?:\d+[^\S\n]+)?"
-    r"(?!(?i:year|month|week|quarter|day)\b)[a-z]+\b"
-)
-"""A unit or noun, then "per" an item: "28 GB per line", "26.5 tickets per 10 units"."""
-_PER_IN_CLAUSE = re.compile(r"\b(?i:per)[^\S\n]+(?!(?i:year|month|week|quarter|day)\b)[a-z]+\b")
-"""Earlier in its clause, a value per item: "Average usage per line in September was 28.6"."""
-_PER_BASE = re.compile(r"\b(?i:per)[^\S\n]+$")
-"""Right before the number a rate is normalised to ("per 10 units"), which is no value."""
-_DURATION_PART = (
-    r"\d+(?:\.\d+)?[^\S\n]*(?i:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)\b"
-)
-_COMPOUND_AFTER = re.compile(rf"[^\S\n]*(?:(?i:and)[^\S\n]+)?{_DURATION_PART}")
-_COMPOUND_BEFORE = re.compile(rf"\b{_DURATION_PART}[^\S\n]*(?:(?i:and)[^\S\n]+)?$")
-"""Another part of one duration written in two units beside the claim: "1h 43m", "25 hours
-5 minutes"; the claim is a part of the figure, not the figure."""
-_DIFFERENCE_AFTER = re.compile(
-    r"[^\S\n]*(?:[A-Za-z%-]+[^\S\n]+){0,2}?(?i:short\s+of|ahead|behind|shy\s+of|"
-    r"(?:more|fewer|less|higher|lower)\s+than)\b"
-)
-"""Right after a figure (its unit or noun between), words that make it the gap between two
-values, not a level: "16 leases short of", "0.2 points ahead", "40 fewer than"."""
-_LIMIT_BEFORE = re.compile(r"\b(?i:within|inside(?:\s+of)?)\s+$")
-"""Before a duration that bounds what is counted ("fixed inside 48 hours"): a time limit."""
-_ON_AVERAGE = re.compile(r"\s*(?i:on\s+average)\b")
-_PER_NAME = re.compile(r"(?i)per|avg|average|mean")
-_PER_BEFORE = re.compile(
-    r"\b(?i:per|a)\s+(?!(?i:year|month|week|quarter|day)\b)[a-z]+\s+(?:(?!(?i:of)\b)\w+\s+)?$"
-)
-"""Before a value per item ("per claim, $16.8K"); not "a low of 34", which names the figure."""
 _ELSEWHERE = re.compile(
     r"\b(?i:industry|industry-wide|market-wide|benchmarks?|national(?:ly)?|typical(?:ly)?|"
     r"usually|normally|peers?|competitors?|elsewhere)\b"
 )
-_PLANNED_NAME = re.compile(r"(?i)budget|target|forecast|goal|threshold|quota|project|assum")
-_PLANNED = re.compile(
-    r"\b(?i:budget(?:s|ed)?|targets?|forecast(?:s|ed)?|goals?|thresholds?|quotas?|projected|"
-    r"assum(?:e|es|ed|ing|ption))\b[^\d:;()\n]{0,30}$"
-)
-"""Words of a figure set in advance right before it ("budgeted at", "the target was"), not of
-one measured ("over the 15-minute target: Eastside (18.8 min)")."""
-_REMAINDER = re.compile(
-    r"\b(?i:un\w+(?:ed|paid)|outstanding|remaining|remainder|balance|left\s+over|leftover)\b"
-)
-_ADDS = re.compile(r"\b(?i:adds?|added|adding)\s+(?:(?i:another|an?\s+extra)\s+)?$")
-"""Before an increment: "tips add roughly $9 an hour", "the patio adds 24 seats"."""
 _OUT_OF = re.compile(r"\s+(?i:out\s+of)\s+\d")
 _ARTICLE_BEFORE = re.compile(r"\b(?i:a|an)\s+$")
 _WORD_AFTER = re.compile(r"\s*([a-z][a-z-]+)")
 _STATISTIC = re.compile(r"\b(?i:median|maximum|minimum|percentile|p\d{2}|mode)\b")
-_SPAN = (
-    r"(?:for|over|across|during|in)\s+(?:the|all|those|these)\s+(?:whole\s+|entire\s+|full\s+)?"
-    r"(?:quarter|year|period|half|(?:\w+\s+)?(?:days|weeks|months|quarters|years))\b"
-)
-_TOTAL_AFTER = re.compile(
-    r"[^\S\n]*(?:[a-z]+[^\S\n]+)?(?i:in\s+total|altogether|all\s+told|cumulatively|" + _SPAN + ")"
-)
-"""Right after a figure, words that make it a total: "828 hours for the quarter", "4.2 hours
-in total"."""
-_TOTAL_BEFORE = re.compile(f"(?i:{_SPAN})")
-"""Earlier in its clause, a stretch of several periods: "Across the nine weeks, … 192"."""
 _SAME_FIGURE = tokens("average overall mean")
 """Words a restatement may end on without naming another quantity ("88.6 minutes on average")."""
 _UNIT_WORDS = tokens("minutes mins hours hrs days usd dollars pct percent percentage count cnt")
@@ -112,23 +56,6 @@ def target_of(
         shown = ", ".join(f.describe() for f in top[:4])
         return None, f"several reference values could be the one it states: {shown}"
     first = top[0]
-    after = state.ctx.answer[claim.span[1] : claim.span[1] + 25]
-    before = state.ctx.answer[max(binding.clause[0], claim.span[0] - 30) : claim.span[0]]
-    clause = state.ctx.answer[binding.clause[0] : claim.span[0]]
-    per_item = (
-        _PER_AFTER.match(after)
-        or _PER_LATER.match(after)
-        or _PER_BEFORE.search(before)
-        or _PER_IN_CLAUSE.search(clause)
-    )
-    if per_item and not _PER_NAME.search(f"{first.fact.describe()} {first.fact.quantity_name}"):
-        return None, "a value per item, which no reference value is"
-    if claim.per is not None and first.fact.unit not in RATES and abs(first.fact.value) > 1:
-        return None, f"a share, which {first.fact.describe()} is not"
-    if claim.unit in ("percent", "fraction") and OF_ANOTHER.match(after):
-        return None, "a share of another entity's quantity, not its rate"
-    if _a_share_of(state, claim, binding, first.fact):
-        return None, f"a share of {first.fact.describe()}, not its level"
     if not known_scale(claim, first.fact):
         return None, f"a measure whose unit prefix {first.fact.describe()} may not share"
     unknown = _unknown_unit(state, claim, claim_unit(claim, binding), first)
@@ -140,9 +67,6 @@ def target_of(
         return None, (
             f"another sentence states {first.fact.describe()}, and its words do not name it"
         )
-    total = _total_words(state, claim, binding, first.fact)
-    if total:
-        return None, f"a total ({total!r}), which {first.fact.describe()} is not"
     noun = head_noun(state.ctx.answer, claim)
     own = first.fact.meaning | tokens(" ".join([*first.fact.names, *first.fact.scope]))
     unit = claim_unit(claim, binding)
@@ -294,21 +218,6 @@ def _restated_unnamed(state: VerifyState, claim: Claim, binding: Binding, fact: 
     )
 
 
-def _total_words(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> str:
-    """The words that make the claim a total over several periods or items ("for the
-    quarter", "in total", "across the nine weeks"), when the fact is one row of a series or
-    an average: the claim then adds up what the fact is one of, and a period its sentence
-    names beside it ("with December the busiest") is not its own."""
-    text = state.ctx.answer
-    words = _TOTAL_AFTER.match(text, claim.span[1]) or _TOTAL_BEFORE.search(
-        text, binding.clause[0], claim.span[0]
-    )
-    rows = len(state.deriver.series.get(fact.series, ()))
-    if words is None or not (rows > 1 or _PER_NAME.search(fact.quantity_name)):
-        return ""
-    return words.group().strip()
-
-
 def _a_part_of(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:
     """Is the claim a part of the whole that pins the fact: the fact's row or period named
     only in an "of …" after the number ("handled 2,100 of March's deliveries"), not
@@ -380,25 +289,12 @@ def _restates(state: VerifyState, claim: Claim, other: Claim) -> bool:
     ) and says_nothing_after(second, state.ctx, own)
 
 
-def _a_share_of(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:
-    """Is a percent written as a share of the fact's own quantity ("2.1% of billing" beside
-    an average bill)? Then it is a part of that quantity, which is not a rate, never its
-    level."""
-    if claim.unit not in ("percent", "fraction") or fact.unit in RATES:
-        return False
-    of = OF_PHRASE.match(state.ctx.answer, claim.span[1], binding.clause[1])
-    return of is not None and bool(tokens(of.group()) & metric_words(fact.own_meaning))
-
-
 def not_its_level(state: VerifyState, claim: Claim, binding: Binding) -> str:
     """Why the claim cannot be held against a level it is bound to, if so: it states a gap
     ("the gap … is 1 day"), another statistic ("the median"), or a period outside the
     references ("In 2024 it was…" beside references for 2025)."""
     near_start = max(binding.clause[0], claim.span[0] - 50)
     near = state.ctx.answer[near_start : min(binding.clause[1], claim.span[1] + 20)]
-    before = state.ctx.answer[max(binding.sentence[0], claim.span[0] - 80) : claim.span[0]]
-    if claim.kind == "numeric" and GAP_CUE.search(before):
-        return "a gap between two values, which no two named reference values give"
     said = {m.group().lower() for m in _STATISTIC.finditer(near)}
     if said and not any(word in f.quantity_name.lower() for f in state.facts for word in said):
         return f"a {sorted(said)[0]}, which no reference value is"
@@ -406,34 +302,9 @@ def not_its_level(state: VerifyState, claim: Claim, binding: Binding) -> str:
         return "it names a period the references are not for"
     if not binding.periods and state.for_another_period(binding):
         return "its sentence names only periods the references are not for"
-    if family(claim.unit) == "duration" and (
-        _COMPOUND_AFTER.match(state.ctx.answer, claim.span[1])
-        or search_before(_COMPOUND_BEFORE, state.ctx.answer, claim.span[0], 25)
-    ):
-        return "a part of a duration written in two units, not the duration"
-    if claim.kind == "numeric" and _DIFFERENCE_AFTER.match(state.ctx.answer, claim.span[1]):
-        return "a difference between two values, which no level is"
-    if (
-        family(claim.unit) == "duration"
-        and search_before(_LIMIT_BEFORE, state.ctx.answer, claim.span[0], 15)
-        and not _ON_AVERAGE.match(state.ctx.answer, claim.span[1])
-    ):
-        return "a time limit ('within'), which bounds what is counted, not a duration"
-    if search_before(_PER_BASE, state.ctx.answer, claim.span[0], 10):
-        return "the number of items a rate is per ('per 10 units'), not a value"
-    if search_before(_ADDS, state.ctx.answer, claim.span[0], 20):
-        return "an amount added to another ('adds'), which no reference value is"
-    if any(  # "Unlimited 5G" is a name, not what is left
-        state.ctx.label_around(*m.span()) is None
-        for m in _REMAINDER.finditer(state.ctx.answer, near_start, claim.span[0])
-    ):
-        return "a remainder ('uncollected', 'not'), which no reference value states"
     clause_before = state.ctx.answer[binding.clause[0] : claim.span[0]]
     if _ELSEWHERE.search(clause_before):
         return "a figure for outside the references ('industry', 'usually', 'typically')"
-    planned = search_before(_PLANNED, state.ctx.answer, claim.span[0], 50)
-    if planned and not any(_PLANNED_NAME.search(f.quantity_name) for f in state.facts):
-        return "a figure set in advance ('budget', 'target'), which no reference value is"
     answer, end = state.ctx.answer, claim.span[1]
     if claim.per is None and not state.scores and _OUT_OF.match(answer, end):
         return "a score on a scale, which no reference value states"

@@ -38,6 +38,7 @@ from eval_pipeline.core.oracle.facts import (
     scope_labels,
     tokens,
 )
+from eval_pipeline.core.oracle.figure_kind import Kind, Reading, derived_kinds, fact_kinds, read
 from eval_pipeline.core.oracle.fit_choice import (
     all_alike,
     left_by_the_others,
@@ -129,7 +130,9 @@ class _Verifier:
         if agreeing:
             return agreeing[0]
         target, _ = target_of(self.state, claim, binding, direct, among_others=False)
-        return target[0].fact if target else None
+        if target is None or not self._reading(claim, binding).fits(self._held(target[0].fact)):
+            return None
+        return target[0].fact
 
     def numeric(self, claim: Claim, binding: Binding) -> Verdict:
         if _sign_against_its_words(claim):
@@ -137,6 +140,7 @@ class _Verifier:
         unit = claim_unit(claim, binding)
         near = self.state.ctx.answer[max(0, claim.span[0] - 30) : claim.span[1] + 15]
         check = Check(claim, unit, self.state.rule, polar=bool(POLAR_WORDS.search(near)))
+        reading, refused = self._reading(claim, binding), ""
         if claim.kind == "comparison":
             changes = [
                 f for f in fits(claim, binding, self.state.facts, unit) if self._change_fact(f.fact)
@@ -146,7 +150,10 @@ class _Verifier:
                     return _supported(claim, [found.fact], found.describe())
             named = [f for f in changes if is_change(f.fact)]
             if len(named) == 1 and named[0].entity in ("named", "unnamed"):
-                return _contradicted(claim, [named[0].fact], named[0].describe())
+                held = self._held(named[0].fact)
+                if reading.fits(held):
+                    return _contradicted(claim, [named[0].fact], named[0].describe())
+                refused = reading.refusal(held)
         part = self._part_of_share(claim, binding)
         if part is not None:
             if check.derived(part):
@@ -172,7 +179,9 @@ class _Verifier:
             other = self._value_of_another(claim, binding, check, stated.facts)
             if other is not None:
                 return _unverifiable(claim, other, self.state.usable)
-            return _contradicted(claim, stated.facts, stated.describe())
+            if reading.fits(derived_kinds(stated)):
+                return _contradicted(claim, stated.facts, stated.describe())
+            refused = reading.refusal(derived_kinds(stated))
         counted = self._rows_counted(claim, binding)
         if counted is not None and check.derived(counted):
             return _supported(claim, counted.facts, counted.describe())
@@ -200,6 +209,8 @@ class _Verifier:
             direct = [f for f in direct if self._change_fact(f.fact)]
         if not why:
             target, why = target_of(self.state, claim, binding, direct, among_others=True)
+        if target is not None and not reading.fits(self._held(target[0].fact)):
+            refused, target = reading.refusal(self._held(target[0].fact)), None
         if target is not None:
             other = self._value_of_another(claim, binding, check, [f.fact for f in target])
             if other is None:
@@ -217,6 +228,10 @@ class _Verifier:
             and not self.state.outside_the_references(binding, d.facts)
             and pins(self.state, claim, binding, unit, d)
         ]
+        fitting = [d for d in pinned if reading.fits(derived_kinds(d))]
+        if pinned and not fitting:
+            refused = reading.refusal(derived_kinds(pinned[0]))
+        pinned = fitting
         if claim.kind != "comparison":  # a change's words name its levels' quantity too
             pinned = of_the_quantity_named(binding, pinned)
         else:
@@ -236,7 +251,22 @@ class _Verifier:
             )
         if claim.kind == "comparison":
             why = "a change or difference that no two named reference values give"
-        return _unverifiable(claim, f"matches no reference value; {why}", self.state.usable)
+        why = refused or f"matches no reference value; {why}"
+        return _unverifiable(claim, why, self.state.usable)
+
+    def _reading(self, claim: Claim, binding: Binding) -> Reading:
+        """The kind of figure the claim's words state."""
+        ctx, cell = self.state.ctx, self.state.ctx.layout.cell_of(claim.span[0])
+        headers = cell[0].header[cell[2].column :] if cell else ()
+        header = headers[0] if headers else ""
+        names = ctx.label_around
+        at = binding.clause, binding.sentence
+        return read(ctx.answer, claim, *at, lambda *span: bool(names(*span)), header)
+
+    def _held(self, fact: Fact) -> frozenset[Kind]:
+        """The kinds of figure a fact may be stated as."""
+        rows = len(self.state.deriver.series.get(fact.series, ()))
+        return fact_kinds(fact, rows=rows, balance=fact.quantity_name in self.state.balances)
 
     def _as_written(self, claim: Claim, binding: Binding) -> Verdict:
         """A change whose written sign its words contradict ("-1,445 more", "a -2.3%

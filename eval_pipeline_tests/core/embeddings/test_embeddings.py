@@ -8,9 +8,11 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -18,6 +20,7 @@ import pytest
 from eval_pipeline.core.embeddings.encoder import (
     EmbeddingCache,
     EmbeddingError,
+    Prefetcher,
     SentenceEmbedder,
     bundled_model_path,
     cosine_ramp,
@@ -273,3 +276,45 @@ def test_a_huge_text_is_cut_before_tokenising_and_keeps_the_vector_of_its_start(
     vectors = embedder.encode([huge, prose * 60])  # 4,300 characters: well over 256 tokens
     assert _high_water_mib(pid) - before < 100
     assert np.abs(vectors[0] - vectors[1]).max() < 1e-6
+
+
+class _Recording:
+    """Stands for the embedder behind a ``Prefetcher``: records each batch it is sent."""
+
+    def __init__(self) -> None:
+        self.batches: list[list[str]] = []
+        self.sent = threading.Event()
+
+    def _loaded(self) -> None:
+        pass
+
+    def encode(self, texts: Sequence[str]) -> None:
+        self.batches.append(list(texts))
+        self.sent.set()
+
+
+def _prefetcher(max_batch: int = 64) -> tuple[Prefetcher, _Recording]:
+    recording = _Recording()
+    hour = 3600.0  # no batch starts unprompted within the test
+    return Prefetcher(cast(SentenceEmbedder, recording), max_batch, interval_s=hour), recording
+
+
+def test_texts_arriving_one_by_one_are_encoded_together_when_waited_for() -> None:
+    prefetcher, recording = _prefetcher()
+    prefetcher.add(["first"])  # after a quiet spell: at once
+    prefetcher.wait_for(["first"])
+    for text in ("a", "b", "c"):
+        prefetcher.add([text])
+    prefetcher.wait_for(["c"])
+    assert recording.batches == [["first"], ["a", "b", "c"]]
+
+
+def test_a_full_batch_is_encoded_without_anyone_waiting() -> None:
+    prefetcher, recording = _prefetcher(max_batch=2)
+    prefetcher.add(["first"])
+    prefetcher.wait_for(["first"])
+    recording.sent.clear()
+    prefetcher.add(["a"])
+    prefetcher.add(["b"])
+    assert recording.sent.wait(60), "a full batch waited for its interval"
+    assert recording.batches == [["first"], ["a", "b"]]
