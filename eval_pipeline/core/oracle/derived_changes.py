@@ -118,7 +118,8 @@ def spreads(deriver: Deriver, binding: Binding, unit: Unit | None) -> list[Deriv
 
 def ratios(deriver: Deriver, claim: Claim, binding: Binding) -> list[Derived]:
     out = []
-    for a, b, pinned, _ in named_pairs(deriver, binding) or lone_partner(deriver, binding):
+    pairs = against_overall(deriver, claim, binding, named_pairs(deriver, binding))
+    for a, b, pinned, _ in pairs or lone_partner(deriver, binding):
         if a.value and b.value:
             low, high = sorted((abs(a.value), abs(b.value)))
             value = high / low if abs(claim.value or 0) >= 1 else low / high

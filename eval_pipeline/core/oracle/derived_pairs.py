@@ -121,16 +121,23 @@ def against_overall(
 ) -> list[tuple[Fact, Fact, bool, bool]]:
     """The pairs, the claim's entity against the overall figure pinned when the words after
     the claim name that figure and no label ("2.3 points below the network", in a sentence
-    naming two clinics)."""
+    naming two clinics); any other pair unpinned, since those words say what the claim is
+    measured against ("2.7 times the company average" is no ratio of one plant's two years)."""
     text = deriver.ctx.answer
     end = min(claim.span[1] + 30, binding.sentence[1])
     after = _OVERALL_AFTER.match(text, claim.span[1], end)
     if after is None or deriver.ctx.labels_in(claim.span[1], after.end()):
         return pairs
     return [
-        (a, b, pinned or (_overall(b) and any(map(a.is_for, binding.entities))), ordered)
+        (a, b, _wider(a, b) and (pinned or any(map(a.is_for, binding.entities))), ordered)
         for a, b, pinned, ordered in pairs
     ]
+
+
+def _wider(a: Fact, b: Fact) -> bool:
+    """Is ``b`` a figure over more than ``a``: overall, or scoped by fewer of the same labels
+    ("sales" beside "sales / Lakeside")?"""
+    return _overall(b) or (not b.labels and b.scope < a.scope | a.labels)
 
 
 def stated_pair(

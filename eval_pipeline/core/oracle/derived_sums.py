@@ -8,10 +8,11 @@ import re
 from collections.abc import Sequence
 
 from eval_pipeline.core.claims.layout import Row, Table
-from eval_pipeline.core.claims.numbers import WORD_VALUES
+from eval_pipeline.core.claims.numbers import SCALE_WORDS, WORD_VALUES
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.binding import Binding
 from eval_pipeline.core.oracle.candidates import comparable, fit
+from eval_pipeline.core.oracle.claim_words import head_noun
 from eval_pipeline.core.oracle.derived import (
     MAX_RUN,
     SUM_CUE,
@@ -19,12 +20,19 @@ from eval_pipeline.core.oracle.derived import (
     Deriver,
     amount,
 )
-from eval_pipeline.core.oracle.facts import Fact, metric_words
+from eval_pipeline.core.oracle.facts import Fact, metric_words, tokens
 from eval_pipeline.core.oracle.units import family
 
 _TOTAL_LABEL = re.compile(rf"[\W_]*(?i:grand\s+)?(?:{SUM_CUE.pattern})[\W_]*")
 """The label of a table's total row ("Total", "**Grand total**", "All", "Group")."""
 _NUMBER = re.compile(r"\d")
+_ROWS = re.compile(
+    r"\b(?i:the|these|those|all|its|our|their|each\s+of\s+the)\s+(\d{1,2}|two|three|four|"
+    r"five|six|seven|eight|nine|ten|eleven|twelve)\s+[a-z]"
+)
+"""A number of rows a sentence names: "the five reps", "these three carriers"."""
+_OWN_TOTAL = re.compile(rf"(?<![Oo]f )(?:{SUM_CUE.pattern})")
+"""A total word, not the whole of a share ("86% of all port-outs")."""
 
 
 def _in_periods(fact: Fact, binding: Binding) -> bool:
@@ -52,6 +60,7 @@ def sums(
                 every
                 or _says_all(deriver, claim, binding, len(series), cued)
                 or _total_of_its_table(deriver, claim, series)
+                or _every_row_named_before(deriver, claim, binding, series)
             )
             out.append(
                 Derived(sum(f.value for f in series), fact.unit, tuple(series), "total", whole)
@@ -114,6 +123,36 @@ def _total_of_its_table(deriver: Deriver, claim: Claim, series: Sequence[Fact]) 
     return len(stated) == len(series)
 
 
+def _every_row_named_before(
+    deriver: Deriver, claim: Claim, binding: Binding, series: Sequence[Fact]
+) -> bool:
+    """Do the words between the figures around the claim say it is a total ("58 — 498 in
+    total", "Together they … 249"; not a share's whole, "of all port-outs"), its clause count
+    no other number of rows than the series holds ("the three national carriers" of five),
+    and has the answer named every labelled row of the series before it? Then it is their
+    total, whatever each was said to be — of the column the noun after it names, if any
+    ("1.02 million km" beside a table of km and trams per model is the km's)."""
+    text, (start, end) = deriver.ctx.answer, binding.clause
+    written = re.sub(r"^[^\d]*[\d.,]+", "", claim.text)  # "just over 1.02 million km" → km
+    quantity = tokens(written) - tokens(" ".join(SCALE_WORDS))
+    noun = head_noun(text, claim)
+    quantity |= {noun} if noun else frozenset()
+    if quantity and not any(quantity & f.meaning for f in series):
+        return False
+    before = [m.end() for m in _NUMBER.finditer(text, start, claim.span[0])]
+    later = _NUMBER.search(text, claim.span[1], end)
+    if not _OWN_TOTAL.search(
+        text, before[-1] if before else start, later.start() if later else end
+    ):
+        return False
+    clause = text[start:end]
+    sizes = [int(c) if c.isdigit() else WORD_VALUES.get(c.lower()) for c in _ROWS.findall(clause)]
+    if any(size != len(series) for size in sizes):
+        return False
+    named = {m.key for m in deriver.ctx.labels_in(0, claim.span[0])}
+    return all(f.labels and f.labels & named for f in series)
+
+
 def _stated_runs(deriver: Deriver, claim: Claim, unit: Unit | None) -> list[Derived]:
     """For a sum whose rows are named only before its sentence ("Southeast 213 and
     Northeast 202. … Together the two account for 415"): the rows of one series that
@@ -145,11 +184,7 @@ def _says_all(deriver: Deriver, claim: Claim, binding: Binding, size: int, cued:
         r"\b(?i:all|every|whole|entire|overall|network|group|grand|company)\b", own
     ):
         return True
-    counts = re.findall(
-        r"\b(?i:the|these|those|all|its|our|their|each\s+of\s+the)\s+(\d{1,2}|two|three|four|"
-        r"five|six|seven|eight|nine|ten|eleven|twelve)\s+[a-z]",
-        clause,
-    )
+    counts = _ROWS.findall(clause)
     return any((int(c) if c.isdigit() else WORD_VALUES.get(c.lower())) == size for c in counts)
 
 

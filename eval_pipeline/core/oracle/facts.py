@@ -373,7 +373,7 @@ def _rows(value: Any) -> list[_Row]:
 
 _PLURAL = re.compile(
     r"(?i)(?:^|_|\b)[a-z]{3,}[^sui_\W]s$|(?:^|_)[a-z]{2,}[^sui_\W]s"
-    r"_(?!(?:paid|spent|earned|charged|refunded|invoiced|collected)$)[a-z]+(?:ed|en|wn|ld|de|nt)$"
+    r"_(?!(?:paid|spent|earned|charged|refunded|invoiced|collected)$)[a-z]+(?:ed|en|wn|ld|de|nt|ing)$"
 )
 """A plural noun ending the name, alone or before the participle that says what befell the
 things counted ("active_accounts", "legs_flown", "claims_filed"); never a money participle

@@ -28,6 +28,9 @@ _ELSEWHERE = re.compile(
 _OUT_OF = re.compile(r"\s+(?i:out\s+of)\s+\d")
 _ARTICLE_BEFORE = re.compile(r"\b(?i:a|an)\s+$")
 _WORD_AFTER = re.compile(r"\s*([a-z][a-z-]+)")
+_CALENDAR = re.compile(r"(?i)\b(?:working|business|calendar|school|trading)\s+(?:days?|weeks?)\b")
+"""Days counted on a calendar ("22 working days"): a count of days a period holds, no time an
+activity took, unless its words name the quantity."""
 _STATISTIC = re.compile(r"\b(?i:median|maximum|minimum|percentile|p\d{2}|mode)\b")
 _SAME_FIGURE = tokens("average overall mean")
 """Words a restatement may end on without naming another quantity ("88.6 minutes on average")."""
@@ -81,6 +84,12 @@ def target_of(
         )
     ):
         return None, f"it counts {noun}s, which {first.fact.describe()} does not"
+    calendar = _CALENDAR.search(claim.text)
+    if calendar and not binding.meaning & first.fact.meaning:
+        return (
+            None,
+            f"it counts {calendar.group()}, and its words do not name {first.fact.describe()}",
+        )
     if (
         not binding.in_table
         and family(unit) != "rate"

@@ -10,7 +10,10 @@ by the metric: for a duration or a figure where less is better, best is lowest. 
 name no series, the metric may still be guessed, to support but never to accuse: by the ranking a
 continuation ("followed by X") counts on from (which names it for certain), by the column its
 SQL reference is ordered by when the claim only echoes the question, by the count the others are
-part of for "the busiest".
+part of for "the busiest". A size superlative ("the most", "the biggest") ranks any metric, so
+the count it hints at is a guess too, unless a plural it counts names it ("the most
+changeovers"). A first place counted after others ("the most orders after X") ranks among the
+rest.
 """
 
 from __future__ import annotations
@@ -95,6 +98,7 @@ _MONEY_WORDS = frozenset(
         "earn",
         "collected",
         "paid",
+        "value",
     }
 )
 _SCORE_WORDS = frozenset({"score", "rating", "rated", "satisfaction", "satisfact", "csat", "nps"})
@@ -173,6 +177,15 @@ def _with_stems(words: frozenset[str]) -> frozenset[str]:
     return words | frozenset(map(stem, words))
 
 
+_SIZE_WORDS = _with_stems(frozenset({"most", "fewest", "least", "largest", "smallest", "biggest"}))
+"""Superlatives of size, which rank any metric ("the most downtime", "the largest revenue")."""
+_VALUE = re.compile(r"\b(value)\b")
+"""The one word of money that names no column ("value" is no metric word of ``tokens``)."""
+_COUNTED = re.compile(
+    r"(?i)\b(?:most|fewest|largest|smallest|biggest)\s+(?:number\s+of\s+)?(?:[a-z-]+\s+)?"
+    r"([a-z-]+s)\b"
+)
+"""A size superlative before a plural noun, which it counts ("the most changeovers")."""
 _LENGTH_WORDS = _with_stems(frozenset({"longest", "shortest"}))
 """Superlatives of how long something lasts, whatever noun they rank."""
 _GENERIC_RANK_WORDS = (
@@ -421,18 +434,29 @@ def verify_ranking(
     label_words = ctx.label_words
     words = set(_words(stretch))
     words -= set(tokens(named)) | set(tokens(claim.entity or "")) | label_words
+    words |= set(_VALUE.findall(stretch.lower()))  # "by shipped value": money, no metric word
+
+    kinds = {s.kind for s in candidates}
 
     def score(s: Series) -> tuple[int, bool]:
-        return (len(s.meaning & words), bool(words & _HINTS[s.kind]))
+        # a size superlative hints at a count only when no other word hints at a kind
+        hints = words - _SIZE_WORDS
+        if not any(hints & _HINTS[kind] for kind in kinds):
+            hints = words
+        return (len(s.meaning & words), bool(hints & _HINTS[s.kind]))
 
     top = max(score(s) for s in candidates)
     specific = metric_words(frozenset(words)) - _GENERIC_RANK_WORDS  # "and December the best"
     figured = [s for s in candidates if s.facts[0].series == figure]
     of_unit = [s for s in candidates if figure_unit and s.kind == family(figure_unit)]
     by_sentence = False
-    if top[0] == 0 and not specific and len(figured) == 1:  # "Retail ranks third at $67.0K"
+    # its words name none of them, or only what all of them are of ("of any site" beside a
+    # site scorecard): the figure beside it names the metric
+    common = frozenset.intersection(*(s.meaning for s in candidates))
+    unnamed = not (specific - common) and not any((s.meaning - common) & words for s in candidates)
+    if unnamed and len(figured) == 1:  # "Retail ranks third at $67.0K"
         candidates, top = figured, score(figured[0])
-    elif top[0] == 0 and not specific and len(of_unit) == 1:  # "… second at $45K": a guess
+    elif unnamed and len(of_unit) == 1:  # "… second at $45K": a guess
         candidates, top, by_sentence = of_unit, score(of_unit[0]), True
     counted = _words(clause) - _GENERIC_RANK_WORDS - label_words
     if counted and not any(s.meaning & counted for s in candidates):
@@ -457,7 +481,16 @@ def verify_ranking(
                 return _with(unverifiable, "its words name no metric the references rank")
             candidates, top = by_order, score(by_order[0])
         by_sentence = True  # "Riverside leads on volume": a guess by kind, never an accusation
-    chosen = _by_own_words([s for s in candidates if score(s) == top], words)
+    chosen = [s for s in candidates if score(s) == top]
+    # "the biggest customer by shipped value": a size superlative hints at a count, but ranks
+    # any metric, so a series it alone picks out of those its words name alike is a guess
+    lost = frozenset().union(*(s.meaning for s in candidates if score(s) == (top[0], False)))
+    by_size = top[1] and bool(lost)
+    by_size &= not any((words - _SIZE_WORDS) & _HINTS[s.kind] for s in chosen)
+    plural = tokens(noun[1]) if (noun := _COUNTED.search(text)) else frozenset()
+    by_size &= not (plural and any(plural <= s.meaning for s in chosen))  # "most changeovers"
+    chosen = _by_own_words(chosen, words)
+    by_sentence = by_sentence or (by_size and not any((s.meaning - lost) & words for s in chosen))
     asked_metric = _asked_metric(ctx.question)
     shared = frozenset.intersection(*(s.meaning for s in candidates))
     undecided = not any((s.meaning - shared) & words for s in chosen)  # by the claim's words
@@ -500,6 +533,11 @@ def verify_ranking(
     if direction is None:
         return _with(unverifiable, "the ranking's direction depends on the metric")
     members = list(series.facts)
+    passed = _ranked_after(claim, ctx)
+    if passed is not None:  # "the most orders after consumer goods": first among the rest
+        members = [f for f in members if not any(_is_named(f, named) for named in passed)]
+        if not passed or len(members) == len(series.facts):
+            return _with(unverifiable, "it ranks after something no ranked value is for")
     relative = _RELATIVE.search(ctx.answer[start : end + 20])
     if relative:
         listed = ctx.label_keys
@@ -517,8 +555,9 @@ def verify_ranking(
     ordered = sorted(members, key=lambda f: f.value, reverse=direction == "highest")
     listing = ", ".join(f"{f.describe()} = {fmt_value(f.value)}" for f in ordered[:_MAX_EVIDENCE])
     stated = f"within the {direction} {rank}" if claim.bound == "at_most" else f"#{rank}"
+    others = " others" if passed else ""  # "after X": ranked among the others
     reason = (
-        f"{who} ranks #{ahead + 1} of {len(values)} by {direction} value "
+        f"{who} ranks #{ahead + 1} of {len(values)}{others} by {direction} value "
         f"(claimed {stated}): {listing}"
     )
     in_answer = [f for f in members if f.labels & ctx.label_keys]
@@ -546,6 +585,55 @@ def verify_ranking(
         reason=reason,
         evidence=[f.evidence() for f in ordered[:_MAX_EVIDENCE]],
     )
+
+
+_AFTER = re.compile(
+    r"\b(?i:after|behind|apart\s+from|other\s+than|besides|except(?:\s+for)?|excluding)\s+"
+    r"(?:(?i:the|only)\s+)?"
+)
+"""What a first place is counted after: "the most orders after consumer goods" is the most of
+the others, so second."""
+_OUTSIDE = re.compile(r"\s*(?:\([^()\n]*\)\s*)?,?\s*")
+_LIST_JOINT = re.compile(r"\s*(?:,|(?:,\s*)?(?i:and|&))\s*")
+
+
+def _ranked_after(claim: Claim, ctx: AnswerContext) -> list[str | Period] | None:
+    """The labels and periods a first place is counted after ("the most … after A and B",
+    "… (272) behind A"), in the claim or right after it; None when it names none such, an
+    empty list when it does so by words that name no label or period. An ordinal counts
+    them already ("second after A")."""
+    start, end = claim.span
+    if int(claim.value or 1) != 1 or claim.bound is not None:
+        return None
+    found = _AFTER.search(ctx.answer, start, end)
+    if found is None:
+        outside = _OUTSIDE.match(ctx.answer, end)
+        found = _AFTER.match(ctx.answer, outside.end()) if outside else None
+    if found is None:
+        return None
+    named: list[tuple[int, int, str | Period]] = sorted(
+        [(m.start, m.end, m.key) for m in ctx.labels_in(found.end(), found.end() + MAX_SENTENCE)]
+        + [
+            (m.start, m.end, m.period)
+            for m in ctx.periods_in(found.end(), found.end() + MAX_SENTENCE)
+        ],
+        key=lambda m: m[0],
+    )
+    out: list[str | Period] = []
+    at = found.end()
+    for begin, stop, what in named:
+        if begin != at and not (out and _LIST_JOINT.fullmatch(ctx.answer, at, begin)):
+            break
+        out.append(what)
+        at = stop
+    return out
+
+
+def _is_named(fact: Fact, named: str | Period) -> bool:
+    """Is the fact the ranked value of a label or period ``named``?"""
+    if isinstance(named, str):
+        return fact.is_for(named)
+    return fact.row_period is not None and fact.row_period.within(named)
 
 
 def _tabled(members: Sequence[Fact], ctx: AnswerContext) -> list[Fact]:

@@ -64,7 +64,7 @@ _NAMES: tuple[tuple[str, Unit], ...] = (
         r"allowance|dollars?|euros?|budget",
         "currency",
     ),
-    (r"count|cnt|num|n|number|qty|quantity|sales|volume", "count"),
+    (r"count|cnt|num|n|number|qty|quantity|sales|volume|units", "count"),
 )
 _UNIT_WORDS: tuple[tuple[re.Pattern[str], Unit], ...] = tuple(
     (re.compile(rf"(?:^|_|\b)(?:{words})(?:$|_|\b)", re.IGNORECASE), unit) for words, unit in _NAMES
@@ -103,10 +103,14 @@ _LESS_IS_BETTER = re.compile(
 )
 
 
+_PUNCTUAL = re.compile(r"(?i)on.?time|in.?time|up.?time")
+"""Names where "time" is what is good: the share on time, the uptime."""
+
+
 def less_is_better(name: str) -> bool:
     """Is a lower value of the quantity so named the better one (waits, delays, no-shows,
     costs)? What "best", "improved" or "faster" mean depends on it."""
-    return bool(_LESS_IS_BETTER.search(name))
+    return bool(_LESS_IS_BETTER.search(_PUNCTUAL.sub(" ", name)))
 
 
 _PREFIX_POWER = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4}

@@ -69,6 +69,9 @@ _LIST_JOINT = re.compile(r",|\b(?i:and)\b")
 """What joins the figures of one list, which a hedge written before the first may cover."""
 _MAX_EVIDENCE = 12
 _FIGURE_JOINT = re.compile(r"[ \t]*(?:[:(—–][ \t]*|(?:at|with)[ \t]+)")
+_APPOSED_JOINT = re.compile(r"(?:[ \t]+[a-z][\w-]*){0,3}[ \t]*(?:,|\(|[ \t][—–])[ \t]*")
+"""Between a figure and the ranking apposed to it: the words it counts, then a comma, a
+bracket or a dash ("42 referrals, the most", "827.9 h of downtime, the most", "366 (the peak)")."""
 
 
 def _decided(claim: Claim, facts: Sequence[Fact], how: str, *, holds: bool) -> Verdict:
@@ -137,6 +140,13 @@ class _Verifier:
     def numeric(self, claim: Claim, binding: Binding) -> Verdict:
         if _sign_against_its_words(claim):
             return self._as_written(claim, binding)
+        if _object_of_its_verb(claim, self.state.ctx.answer):
+            noted = claim.id in self._truths
+            level = self.numeric(_as_level(claim), binding)
+            if level.verdict == "supported":
+                return level
+            if not noted:  # what a level would be is no truth of the change
+                self._truths.pop(claim.id, None)
         unit = claim_unit(claim, binding)
         near = self.state.ctx.answer[max(0, claim.span[0] - 30) : claim.span[1] + 15]
         check = Check(claim, unit, self.state.rule, polar=bool(POLAR_WORDS.search(near)))
@@ -457,6 +467,30 @@ class _Verifier:
         )
 
 
+_TAKES_AN_OBJECT = re.compile(
+    r"\b(?i:lost|gained|added|shed|saved|recovered|won)\s+(?:(?i:a\s+total\s+of|an?\s+"
+    r"(?:estimated|extra|further)|another)\s+)?$"
+)
+"""A verb whose object is an amount ("the plant lost roughly 1,940 hours", "added 24 seats"):
+the amount lost may be a level (downtime, seats added), as well as a change."""
+
+
+def _object_of_its_verb(claim: Claim, answer: str) -> bool:
+    """Is the change an unsigned amount (a count, a duration, money) written as the object of
+    a verb of gain or loss? It may then be supported as the level of what was lost or gained,
+    though only as a change may it be accused."""
+    if claim.kind != "comparison" or written_signed(claim) or family(claim.unit) == "rate":
+        return False
+    return bool(_TAKES_AN_OBJECT.search(answer, max(0, claim.span[0] - 40), claim.span[0]))
+
+
+def _as_level(claim: Claim) -> Claim:
+    assert claim.value is not None
+    return claim.model_copy(
+        update={"kind": "numeric", "value": abs(claim.value), "direction": None}
+    )
+
+
 def _sign_against_its_words(claim: Claim) -> bool:
     """Is the change written with a sign its words' direction reverses ("-1,445 more")?"""
     sign = claim.text.lstrip()[:1]
@@ -479,12 +513,20 @@ def _figure_of(
     ranking: Claim, claims: Sequence[Claim], starts: Sequence[int], answer: str
 ) -> Claim | None:
     """The figure written right after a ranking ("ranks third at $67K", "came second with
-    412"): the series it agrees with, else its unit, names the metric the ranking ranks.
-    ``starts`` are the (sorted) starts of ``claims``."""
+    412"), else, for a ranking in apposition to what it ranks ("827.9 h of downtime, the
+    most"), the figure it is apposed to: the series it agrees with, else its unit, names the
+    metric the ranking ranks. ``starts`` are the (sorted) starts of ``claims``."""
     i = bisect.bisect_left(starts, ranking.span[1])
-    if i == len(claims) or not _FIGURE_JOINT.fullmatch(answer, ranking.span[1], starts[i]):
-        return None
-    return claims[i]
+    if i < len(claims) and _FIGURE_JOINT.fullmatch(answer, ranking.span[1], starts[i]):
+        return claims[i]
+    before = bisect.bisect_left(starts, ranking.span[0]) - 1
+    if ranking.entity is None and before >= 0:
+        figure = claims[before]
+        if figure.kind != "ranking" and _APPOSED_JOINT.fullmatch(
+            answer, figure.span[1], ranking.span[0]
+        ):
+            return figure
+    return None
 
 
 def _ranking_before(ranking: Claim, rankings: Sequence[Claim]) -> Claim | None:
