@@ -7,7 +7,8 @@ demo warehouse built beforehand. ``run --cases <the demo golden set's first case
 with a fresh EVAL_HOME each time (a new Dagster instance, results store and report) against the
 demo bot, a subprocess already listening that answers at once: neither building the warehouse
 nor starting the bot counts, nor the bot's latency. The commands see this environment without
-its EVAL_* and DAGSTER_HOME variables, and run in a folder without a ``.env``.
+its EVAL_* and DAGSTER_HOME variables, and run in a folder without a ``.env``. The project's
+modules are compiled by ``make setup`` (``make bench`` runs it first), as a wheel install's are.
 
     .venv/bin/python bench/startup.py [--repeats 3]
 """
