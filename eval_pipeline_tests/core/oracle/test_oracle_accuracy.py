@@ -95,11 +95,11 @@ def test_blind_set_holds_its_measured_figures() -> None:
     was last changed, less a small margin: a change that accuses right answers fails here."""
     blind = bench.evaluate_labelled()
     mistakes = [m for o in blind.labelled for m in o.mistakes if "got contradicted" in m]
-    assert len(blind.labelled) >= 1104 and blind.claims >= 8383
-    # measured after the round on the thirteenth domain (manufacturing), which removed its
-    # false accusations and its 3 right answers failed
-    assert blind.precision("contradicted") >= 0.997, mistakes  # measured 0.999 (1,871/1,873)
-    assert blind.precision("supported") >= 0.984  # 0.986 (4,734/4,799)
-    assert blind.recall("contradicted") >= 0.868  # 0.873 (1,871/2,142)
-    assert blind.recall("supported") >= 0.901  # 0.907 (4,734/5,222)
-    assert blind.right_answers_failed == 0, mistakes
+    assert len(blind.labelled) >= 1184 and blind.claims >= 9147
+    # measured when the fourteenth domain (wholesale) came in, before any round on it: it
+    # brought 6 right answers failed and 11 false accusations of its own
+    assert blind.precision("contradicted") >= 0.991, mistakes  # measured 0.994 (2,056/2,069)
+    assert blind.precision("supported") >= 0.983  # 0.986 (5,086/5,157)
+    assert blind.recall("contradicted") >= 0.865  # 0.870 (2,056/2,362)
+    assert blind.recall("supported") >= 0.892  # 0.897 (5,086/5,671)
+    assert blind.right_answers_failed <= 6, mistakes
