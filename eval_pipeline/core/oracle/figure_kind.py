@@ -70,6 +70,25 @@ _CUES: tuple[_Cue, ...] = (
         ),
         numeric_only=True,
     ),
+    _Cue(  # "$8 under the network average", "2.1 points above the chain"; not "over the year",
+        # nor a count of things under a bar ("1,719 attempts below the bar")
+        "gap",
+        "after",
+        re.compile(
+            r"[^\S\n]*(?:[A-Za-z%-]+[^\S\n]+){0,2}?(?i:under|above|below|beneath)[^\S\n]+"
+            r"(?i:the|its|their|our|his|her|that\s+of)\b"
+        ),
+        families=frozenset({"rate", "money", "duration", "ratio", None}),
+        numeric_only=True,
+    ),
+    _Cue(  # "about half Reno 2's time", "twice the Annex's": a multiple of another's value
+        "ratio",
+        "after",
+        re.compile(
+            r"[^\S\n]+(?:the[^\S\n]+)?[A-Z][\w&.-]*(?:[^\S\n]+[A-Z0-9][\w&.-]*){0,3}['’]s\b"
+        ),
+        numeric_only=True,
+    ),
     _Cue(
         "change",  # "- Member growth: 33%": a line headed by a change's name
         "before",
@@ -135,6 +154,21 @@ _CUES: tuple[_Cue, ...] = (
             rf"|[^\S\n]*(?:[A-Za-z]+[^\S\n]+){{0,2}}(?i:per)[^\S\n]+(?:\d+[^\S\n]+)?{_NOT_GRAIN}"
             r"[a-z]+\b"
         ),
+    ),
+    _Cue(  # "under 40 lines an hour": a rate per unit of time, whatever the noun between
+        "per_item",
+        "after",
+        re.compile(
+            r"[^\S\n]*(?:[A-Za-z]+[^\S\n]+){0,2}(?i:a|an|per|each)[^\S\n]+"
+            r"(?i:hour|minute|second|shift)\b"
+        ),
+    ),
+    _Cue(  # "mostly one $2.1K credit": the amount of a single item, a part of any total
+        "part",
+        "before",
+        re.compile(r"\b(?i:one|a\s+single|a\s+lone)[^\S\n]+$"),
+        15,
+        frozenset({"money"}),
     ),
     _Cue(  # "per claim, $16.8K"; not "a low of 34" nor "Site A"
         "per_item",

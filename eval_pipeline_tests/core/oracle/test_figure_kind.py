@@ -44,6 +44,19 @@ def _kinds(sentence: str, figure: str) -> frozenset[Kind]:
         # a sign alone names no other side; "vs" does
         ("Revenue reached $2.26M (+$194K).", "+$194K", {"step"}),
         ("Revenue reached $2.26M (+$194K vs spring).", "+$194K", {"difference"}),
+        # a figure written before "under/above the …" is its gap to that; a count of things
+        # below a bar is a level
+        ("Harbor: $41.20, about $6 under the chain average.", "about $6", {"gap"}),
+        ("That leaves 212 orders below the bar.", "212", {"level"}),
+        # a multiple of another entity's value, written with its possessive
+        ("Ridge took 4.6 days, about half Valley's time.", "about half", {"ratio"}),
+        ("Ridge took about 4.6 days.", "about 4.6", {"level"}),
+        # a rate per unit of time, with the noun it counts between
+        ("Packers managed under 40 cartons an hour on Friday.", "under 40", {"per_item"}),
+        ("Packers managed under 40 cartons on Friday.", "under 40", {"level"}),
+        # one item's amount is a part of any total
+        ("Most of May's refunds were one $3.4K order.", "$3.4K", {"part"}),
+        ("May's refunds came to $3.4K.", "$3.4K", {"level"}),
         # two kinds of figure at once: no kind is sure
         ("Uncollected fees came to $9 per member.", "$9", {"part", "per_item"}),
     ],
