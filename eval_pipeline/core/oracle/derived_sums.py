@@ -31,6 +31,8 @@ _ROWS = re.compile(
     r"five|six|seven|eight|nine|ten|eleven|twelve)\s+[a-z]"
 )
 """A number of rows a sentence names: "the five reps", "these three carriers"."""
+_SCALE_TOKENS = tokens(" ".join(SCALE_WORDS))
+"""Words of a number's scale ("million"), which name no quantity."""
 _OWN_TOTAL = re.compile(rf"(?<![Oo]f )(?:{SUM_CUE.pattern})")
 """A total word, not the whole of a share ("86% of all port-outs")."""
 
@@ -134,7 +136,7 @@ def _every_row_named_before(
     ("1.02 million km" beside a table of km and trams per model is the km's)."""
     text, (start, end) = deriver.ctx.answer, binding.clause
     written = re.sub(r"^[^\d]*[\d.,]+", "", claim.text)  # "just over 1.02 million km" → km
-    quantity = tokens(written) - tokens(" ".join(SCALE_WORDS))
+    quantity = tokens(written) - _SCALE_TOKENS
     noun = head_noun(text, claim)
     quantity |= {noun} if noun else frozenset()
     if quantity and not any(quantity & f.meaning for f in series):
@@ -145,9 +147,7 @@ def _every_row_named_before(
         text, before[-1] if before else start, later.start() if later else end
     ):
         return False
-    clause = text[start:end]
-    sizes = [int(c) if c.isdigit() else WORD_VALUES.get(c.lower()) for c in _ROWS.findall(clause)]
-    if any(size != len(series) for size in sizes):
+    if any(size != len(series) for size in _row_counts(text[start:end])):
         return False
     named = {m.key for m in deriver.ctx.labels_in(0, claim.span[0])}
     return all(f.labels and f.labels & named for f in series)
@@ -184,8 +184,12 @@ def _says_all(deriver: Deriver, claim: Claim, binding: Binding, size: int, cued:
         r"\b(?i:all|every|whole|entire|overall|network|group|grand|company)\b", own
     ):
         return True
-    counts = _ROWS.findall(clause)
-    return any((int(c) if c.isdigit() else WORD_VALUES.get(c.lower())) == size for c in counts)
+    return size in _row_counts(clause)
+
+
+def _row_counts(clause: str) -> list[int | None]:
+    """The numbers of rows the clause names ("the five reps" → 5)."""
+    return [int(c) if c.isdigit() else WORD_VALUES.get(c.lower()) for c in _ROWS.findall(clause)]
 
 
 def means(deriver: Deriver, binding: Binding, unit: Unit | None) -> list[Derived]:

@@ -246,8 +246,8 @@ def read(
     start, end = claim.span
     fam = family(claim.unit)
     own: dict[Kind, str] = {}
+    phrase = text[max(clause[0], start - 40) : min(clause[1], end + 40)]
     if claim.kind == "comparison":
-        phrase = text[max(clause[0], start - 40) : min(clause[1], end + 40)]
         change, gap = _COMPARED_CHANGE.search(phrase), _COMPARED_GAP.search(phrase)
         if gap and not change:
             own["gap"] = gap.group()
@@ -256,7 +256,6 @@ def read(
         else:
             own["difference"] = claim.text
     elif written_signed(claim):
-        phrase = text[max(clause[0], start - 40) : min(clause[1], end + 40)]
         side = _OTHER_SIDE.search(phrase) or _OTHER_SIDE.search(header)
         own["difference" if side else "step"] = side.group() if side else claim.text[:1]
     if claim.per is not None:

@@ -189,9 +189,10 @@ class _Verifier:
             other = self._value_of_another(claim, binding, check, stated.facts)
             if other is not None:
                 return _unverifiable(claim, other, self.state.usable)
-            if reading.fits(derived_kinds(stated)):
+            held = derived_kinds(stated)
+            if reading.fits(held):
                 return _contradicted(claim, stated.facts, stated.describe())
-            refused = reading.refusal(derived_kinds(stated))
+            refused = reading.refusal(held)
         counted = self._rows_counted(claim, binding)
         if counted is not None and check.derived(counted):
             return _supported(claim, counted.facts, counted.describe())
@@ -219,8 +220,9 @@ class _Verifier:
             direct = [f for f in direct if self._change_fact(f.fact)]
         if not why:
             target, why = target_of(self.state, claim, binding, direct, among_others=True)
-        if target is not None and not reading.fits(self._held(target[0].fact)):
-            refused, target = reading.refusal(self._held(target[0].fact)), None
+        held = self._held(target[0].fact) if target is not None else frozenset()
+        if target is not None and not reading.fits(held):
+            refused, target = reading.refusal(held), None
         if target is not None:
             other = self._value_of_another(claim, binding, check, [f.fact for f in target])
             if other is None:
