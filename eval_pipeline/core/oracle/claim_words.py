@@ -37,6 +37,10 @@ RESTATED = re.compile(
     r"(?i:or\s+|i\.e\.,?\s+|that\s+is,?\s+|so\s+|which\s+is\s+)?"
 )
 """Between a figure and the share restating it: its words, then ", or", ":", "(", " — "."""
+OF_WHOLE = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?i:of|out\s+of)\s+(?:[\w'’&.-]+\s+){0,4}?")
+"""Between a part and its whole: "490 of Riverside Clinic's 1,565", "93 late out of 400"."""
+OF_AFTER = re.compile(r"\s+(?i:of|out\s+of)\s+(?:[\w'’&.-]+\s+){0,3}?")
+"""Between a share and the whole after it: "42% of the hotel's $2.32M"."""
 OF_START = re.compile(r"\s*(?i:of|out\s+of)\s+(?:the\s+|all\s+|our\s+)?")
 """A sentence opening on its whole: "Of the 802 claims opened in 2025, …"."""
 OF_PHRASE = re.compile(r"\s+(?i:of)\s+[^,;:.!?()]+")

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from eval_pipeline.core.models import Claim, Unit
+from eval_pipeline.core.oracle.agreement import Check
 from eval_pipeline.core.oracle.binding import Binding
 from eval_pipeline.core.oracle.candidates import bare_decimal, known_scale
 from eval_pipeline.core.oracle.claim_words import OF_ANOTHER, OF_PHRASE, OF_START, head_noun
@@ -25,7 +26,7 @@ from eval_pipeline.core.oracle.derived_changes import changes, ratios, spreads
 from eval_pipeline.core.oracle.derived_periods import period_led
 from eval_pipeline.core.oracle.derived_shares import parts_of_a_mix, shares
 from eval_pipeline.core.oracle.derived_sums import means, per_item, sums
-from eval_pipeline.core.oracle.facts import Fact, metric_words, tokens
+from eval_pipeline.core.oracle.facts import Fact, cut_short, metric_words, tokens
 from eval_pipeline.core.oracle.units import RATES, family, scale
 from eval_pipeline.core.oracle.verify_state import VerifyState
 
@@ -62,6 +63,8 @@ _COMPLEMENT = re.compile(
     r"wouldn['’]t|would\s+not|never|without)\b"
 )
 _OTHER_NUMBER = re.compile(r"\d[\d,.]*")
+_LISTED = re.compile(r"\b(?i:top|bottom|these|those|them|listed|named)\b")
+"""Words naming the rows a reference lists as a group: "of the top five's revenue"."""
 
 
 def _own_words(near: str, start: int, claim: Claim) -> str:
@@ -179,8 +182,12 @@ def pins(
         return False  # "group-wide" beside one venue's rows: the group's total is not theirs
     if OF_ANOTHER.match(text, claim.span[1]):
         return False  # "60% of Dr. Okafor's referrals", "40% of those no-shows"
+    if found.how.startswith("share") and _of_another_written_whole(state, claim, binding, found):
+        return False  # "17 of 93 (about 18%)": of the 93, not of the column's total
     if found.how.startswith("share") and _named_as_whole(state, claim, binding, found.facts[0]):
         return False  # "Auto Lite accounted for 41% of personal-auto indemnity"
+    if found.how == "share (column total)" and _of_more_than_listed(state, binding, found):
+        return False  # "3.1% of company sales" beside the top ten customers' sales
     if found.how == "share (column total)" and _names_another_column(state, claim, binding, found):
         return False  # "4% of billed rent unpaid": one column of its row over another
     if found.how == "relative change":
@@ -190,6 +197,14 @@ def pins(
             unit == "percent" and found.unit == "points"
         )
     return True
+
+
+def _of_more_than_listed(state: VerifyState, binding: Binding, found: Derived) -> bool:
+    """Is the share's whole the total of a list the reference cuts at N ("top 10"), while the
+    claim's clause names no such group ("the top ten", "those", "them")? A share is most
+    often of everything, which the first N do not add up to."""
+    clause = state.ctx.answer[binding.clause[0] : binding.clause[1]]
+    return cut_short(found.facts) and not _LISTED.search(clause)
 
 
 def _names_another_column(
@@ -328,6 +343,28 @@ def _wider_than(state: VerifyState, binding: Binding, facts: Sequence[Fact]) -> 
     clause = state.ctx.answer[binding.clause[0] : binding.clause[1]]
     scopes = {f.scope for f in facts if not f.labels}
     return bool(_WHOLE_ORGANISATION.search(clause)) and len(scopes) == 1 and all(scopes)
+
+
+def _of_another_written_whole(
+    state: VerifyState, claim: Claim, binding: Binding, found: Derived
+) -> bool:
+    """Is the share written beside its part and whole ("17 of 93 … (about 18%)"), which it
+    agrees with, while the derived value is over another whole than the one written? It is
+    then of the whole the answer names, whatever the references hold of it; a share that
+    its own part and whole do not give either ("1,500 of 3,200 … 55%") is still accused."""
+    written = state.part_and_whole(claim, binding)
+    if written is None or not found.value:
+        return False
+    part, whole = written
+    if part.value is None or not whole.value or family(part.unit) != family(whole.unit):
+        return False
+    own = Derived(part.value / whole.value, "fraction", found.facts, "share", False)
+    total = Derived(
+        found.facts[0].value / found.value, found.facts[0].unit, found.facts, "total", False
+    )
+    return Check(claim, state.units.get(claim.id), state.rule).derived(own) and not Check(
+        whole, state.units.get(whole.id), state.rule
+    ).derived(total)
 
 
 def _named_as_whole(state: VerifyState, claim: Claim, binding: Binding, part: Fact) -> bool:

@@ -31,6 +31,7 @@ from eval_pipeline.core.oracle.periods import (
     parse_label,
     series_periods,
 )
+from eval_pipeline.core.oracle.sql_reading import aggregated
 from eval_pipeline.core.oracle.units import RATES, unit_from_name
 
 _ID_COLUMN = re.compile(
@@ -286,7 +287,10 @@ def _key_column(records: Sequence[Mapping[str, Any]]) -> str | None:
     return None
 
 
-def _table_rows(records: Sequence[Mapping[str, Any]], prefix: Sequence[str]) -> Iterator[_Row]:
+def _table_rows(
+    records: Sequence[Mapping[str, Any]], prefix: Sequence[str], measured: frozenset[str]
+) -> Iterator[_Row]:
+    """The rows of a table; ``measured`` are the columns its query aggregates, never ids."""
     grains = _date_columns(records)
     keyed = _key_column(records)
     for record in records:
@@ -302,7 +306,9 @@ def _table_rows(records: Sequence[Mapping[str, Any]], prefix: Sequence[str]) -> 
                 _YEAR_COLUMN.match(column) or not isinstance(cell, int | float)
             ):
                 period = labelled
-            elif (_ID_COLUMN.match(column) or column == keyed) and _number(cell) is not None:
+            elif (
+                (_ID_COLUMN.match(column) and column not in measured) or column == keyed
+            ) and _number(cell) is not None:
                 names.append(f"{column} {cell}")
             elif _is_label(cell) or is_code(cell):
                 names.append(str(cell))
@@ -347,7 +353,7 @@ def _mapping_rows(
         if number is not None:
             yield _Row(names, period, [(None, number)])
         elif records is not None:
-            yield from _table_rows(records, names)
+            yield from _table_rows(records, names, frozenset())
         elif isinstance(item, Mapping) and all(_number(v) is not None for v in item.values()):
             row_numbers: list[tuple[str | None, float]] = [
                 (str(column), value)
@@ -359,10 +365,10 @@ def _mapping_rows(
             yield from _mapping_rows(item, names, period)
 
 
-def _rows(value: Any) -> list[_Row]:
+def _rows(value: Any, measured: frozenset[str] = frozenset()) -> list[_Row]:
     records = _records(value)
     if records is not None:
-        return list(_table_rows(records, ()))
+        return list(_table_rows(records, (), measured))
     if isinstance(value, Mapping):
         return list(_mapping_rows(value, ()))
     if isinstance(value, list):
@@ -467,7 +473,7 @@ def reference_facts(rv: ReferenceValue, index: int) -> list[Fact]:
     """Every number of a recomputed reference; nothing for an errored one."""
     if rv.error is not None:
         return []
-    rows = _rows(rv.value)
+    rows = _rows(rv.value, aggregated(rv.reference.sql))
     by_column: dict[str | None, list[float]] = {}
     for row in rows:
         for column, number in row.numbers:
@@ -507,6 +513,13 @@ def reference_facts(rv: ReferenceValue, index: int) -> list[Fact]:
                 )
             )
     return facts
+
+
+def cut_short(series: Sequence[Fact]) -> bool:
+    """Does the series' reference list only N rows, N one of its params ("top_customers"
+    with n=10)? Its rows are the first N of an ordering, and their total is theirs alone."""
+    params = series[0].source.reference.params.values() if series else ()
+    return any(isinstance(v, int) and not isinstance(v, bool) and v == len(series) for v in params)
 
 
 def all_facts(references: Sequence[ReferenceValue]) -> list[Fact]:

@@ -13,6 +13,7 @@ from eval_pipeline.core.oracle.candidates import Fit, best, claim_unit, known_sc
 from eval_pipeline.core.oracle.claim_words import (
     NOT_NOUNS,
     OF_ANOTHER,
+    OF_WHOLE,
     RESTATED,
     head_noun,
 )
@@ -36,6 +37,26 @@ _SAME_FIGURE = tokens("average overall mean")
 """Words a restatement may end on without naming another quantity ("88.6 minutes on average")."""
 _UNIT_WORDS = tokens("minutes mins hours hrs days usd dollars pct percent percentage count cnt")
 """Words of a column's name that say its unit, not its quantity ("avg_wait_minutes")."""
+_ROW_JOINT = re.compile(r"[ \t][—–][ \t]|:[ \t]")
+"""What ends the head of a row written in prose or a list item: "Nitrile gloves — 66.6 days"."""
+_ROW_BREAK = re.compile(r"[;\n]|[ \t][—–][ \t]|:[ \t]")
+"""What ends a row or its head within a line: "…; Nitrile gloves — 66.6 days"."""
+_CLAUSE_OPENING = re.compile(r"[;:,(]|[ \t][—–][ \t]")
+_SUBJECT = re.compile(
+    r"\s*(?:(?i:the|and|but|while|whereas)\s+)*(?!(?i:the|its|their|our|this|that|these|those)\b)"
+    r"(?P<name>[A-Z][\w&'’.-]*(?:[ \t]+(?:[A-Z][\w&'’.-]*|&|\d+))+)(?:[ \t]+[a-z][\w-]*){1,3}[ \t]+"
+)
+"""A clause opening on a name of capitalised words, then a verb (and a hedge) before its
+figure: "while Copper Elbow Kit had about 55 days"; no article or pronoun starts a name."""
+_MAX_NAME_WORDS = 6
+_MARKUP = re.compile(r"^[\s\-*•#>]*(?:\d{1,2}[.)]\s+)?[*_`]*|[*_`\s]+$")
+_NOT_AN_ENTITY = tokens(
+    "overall average mean median combined both network company group chain portfolio target "
+    "goal budget plan forecast result answer summary current now today latest net gross "
+    "figure level status policy minimum maximum everything everyone peak trough high low "
+    "best worst"
+)
+"""Head words of a row that name a figure or a whole, not an entity: "Overall — 51.5 days"."""
 
 
 def target_of(
@@ -59,11 +80,16 @@ def target_of(
         shown = ", ".join(f.describe() for f in top[:4])
         return None, f"several reference values could be the one it states: {shown}"
     first = top[0]
+    other = _row_of_another(state, claim, binding, first.fact)
+    if other:
+        return None, f"stated for {other!r}, which the references do not hold"
     if not known_scale(claim, first.fact):
         return None, f"a measure whose unit prefix {first.fact.describe()} may not share"
     unknown = _unknown_unit(state, claim, claim_unit(claim, binding), first)
     if unknown:
         return None, unknown
+    if _whole_of_its_part(state, claim, binding, first.fact):
+        return None, f"the whole of a part that states {first.fact.describe()}"
     if claim.unit not in RATES and _a_part_of(state, claim, binding, first.fact):
         return None, "a part of another entity's or period's total, not its level"
     if among_others and _restated_unnamed(state, claim, binding, first.fact):
@@ -130,6 +156,57 @@ def target_of(
     if first.entity == "row":
         return None, "it names no row of the reference's table"
     return None, "it names a label the only comparable figure is not for"
+
+
+def _row_of_another(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> str:
+    """The entity a claim outside a table is stated for by the head of its row ("As of
+    today: 3/4 in ball valve — 51.5 days; Nitrile gloves — 66.6 days") or by the name its
+    clause opens on ("Nitrile Gloves Box 100 had 66.6 days"), when that names no label of
+    the references, no period and no word of the facts or the question — an entity they do
+    not hold — while the fact's own entity is named elsewhere in the answer: the figure is
+    that other entity's, not the fact's. Else "". A head that names a figure ("Median —
+    51.5 days", "Overall: …", "Q3 — …") is no entity."""
+    own = fact.labels | fact.scope
+    if binding.in_table or not own:
+        return ""
+    ctx = state.ctx
+    span = _row_head(ctx.answer, claim, binding, ctx.layout.line_of(claim.span[0])[0])
+    start, end = span or _clause_subject(ctx.answer, claim, binding) or (0, 0)
+    head = _MARKUP.sub("", ctx.answer[start:end])
+    words = tokens(head)
+    if (
+        not head[:1].isupper()
+        or not words
+        or len(head.split()) > _MAX_NAME_WORDS
+        or ctx.labels_in(start, binding.clause[1])
+        or ctx.periods_in(start, claim.span[0])  # "Trough: July, $52.1K" names its own
+        or words & (_NOT_AN_ENTITY | tokens(ctx.question) | state.fact_words)
+        or not any(m.key in own and not start <= m.start < binding.clause[1] for m in ctx.labels)
+    ):
+        return ""
+    inside = [c for c in state.sentence_claims(binding) if start <= c.span[0] < end]
+    return "" if any(c.unit != "count" or c.hedged for c in inside) else head  # "box 100"
+
+
+def _row_head(text: str, claim: Claim, binding: Binding, line: int) -> tuple[int, int] | None:
+    """The head of the row the claim is written in: the words before the last dash or colon
+    before it in its line and sentence, since the break before them."""
+    start = max(binding.sentence[0], line)
+    breaks = list(_ROW_BREAK.finditer(text, start, claim.span[0]))
+    if not breaks or not _ROW_JOINT.fullmatch(breaks[-1].group()):
+        return None
+    return (breaks[-2].end() if len(breaks) > 1 else start), breaks[-1].start()
+
+
+def _clause_subject(text: str, claim: Claim, binding: Binding) -> tuple[int, int] | None:
+    """A name of two or more capitalised words that the claim's clause opens on, with only a
+    verb (and a hedge) between it and the claim ("…, while Nitrile Gloves had 66.6 days")."""
+    start = max(binding.sentence[0], text.rfind("\n", 0, claim.span[0]) + 1)
+    opening = max(
+        (m.end() for m in _CLAUSE_OPENING.finditer(text, start, claim.span[0])), default=start
+    )
+    found = _SUBJECT.fullmatch(text, opening, claim.span[0])
+    return found.span("name") if found else None
 
 
 def _is_weak(claim: Claim) -> bool:
@@ -249,6 +326,16 @@ def _a_part_of(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -
     ]
     return any(fp.within(p) for fp in fact.periods for p in periods) and not any(
         fp.within(p) for fp in fact.periods for p in elsewhere
+    )
+
+
+def _whole_of_its_part(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:
+    """Is the claim the whole of an "X of Y" whose part states the fact ("17 of 93 loads ran
+    late" beside 17 late loads)? A part and its whole are never one quantity."""
+    before = [c for c in state.sentence_claims(binding) if c.span[1] <= claim.span[0]]
+    return bool(before) and (
+        OF_WHOLE.fullmatch(state.ctx.answer, before[-1].span[1], claim.span[0]) is not None
+        and before[-1].span[0] in state.anchors.get(id(fact), ())
     )
 
 

@@ -35,6 +35,7 @@ from eval_pipeline.core.oracle.binding import AnswerContext
 from eval_pipeline.core.oracle.facts import (
     Fact,
     by_series,
+    cut_short,
     fmt_value,
     key,
     metric_words,
@@ -757,10 +758,7 @@ def _outside_a_cut(
     rank = int(claim.value or 1)
     for series in every:
         values = [f.value for f in series.facts]
-        params = series.facts[0].source.reference.params.values()
-        cut = any(
-            isinstance(v, int) and not isinstance(v, bool) and v == len(values) for v in params
-        )
+        cut = cut_short(series.facts)
         descending = all(a >= b for a, b in itertools.pairwise(values))
         ascending = all(a <= b for a, b in itertools.pairwise(values))
         order = "highest" if descending else "lowest" if ascending else None

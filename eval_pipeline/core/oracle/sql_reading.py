@@ -62,6 +62,15 @@ def date_bounds(sql: str | None) -> tuple[str, str] | None:
     return next(iter(starts)), next(iter(ends))
 
 
+def aggregated(sql: str | None) -> frozenset[str]:
+    """The output columns a query computes with an aggregate ("COUNT(*) AS pos"): quantities,
+    whatever their names look like ("pos" may read as a position)."""
+    tree = _parsed(sql) if sql else None
+    if tree is None:
+        return frozenset()
+    return frozenset(e.alias_or_name for e in tree.expressions if e.find(exp.AggFunc))
+
+
 def _conditions(tree: exp.Select) -> frozenset[str]:
     where = tree.args.get("where")
     if where is None:

@@ -79,11 +79,17 @@ _PARTICIPLE_NOUN = re.compile(
 
 _CURRENCY_SUFFIX = re.compile(r"(?:^|_|\b)(?:usd|eur|gbp)$", re.IGNORECASE)
 """A currency code ending a name is its unit, whatever it measures ("avg_nightly_rate_usd")."""
+_WINDOW = re.compile(
+    r"(?:^|(?<=[_\s<>]))\d+[_\s]*(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|wks?|weeks?|"
+    r"months?|years?)(?=$|[_\s])"
+)
+"""A number of a time unit in a name is a window or a threshold of what is counted
+("pos_over_21_days", "revenue_last_30_days"), not the unit of its values."""
 
 
 def unit_from_name(name: str) -> Unit | None:
     """What a column or alias name says its numbers are, when it says it clearly."""
-    text = name.strip().lower()
+    text = _WINDOW.sub(" ", name.strip().lower()).strip()
     if not text:
         return None
     if _CURRENCY_SUFFIX.search(text):

@@ -19,7 +19,7 @@ from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceV
 from eval_pipeline.core.oracle.agreement import Check, precise, unlikely_by_chance
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
 from eval_pipeline.core.oracle.candidates import claim_unit, fits
-from eval_pipeline.core.oracle.claim_words import OF_START, RESTATED, head_noun
+from eval_pipeline.core.oracle.claim_words import head_noun
 from eval_pipeline.core.oracle.derived import Derived, written_signed
 from eval_pipeline.core.oracle.derived_pins import (
     candidates,
@@ -57,10 +57,6 @@ from eval_pipeline.core.oracle.verify_state import VerifyState
 MAX_VERIFIED_CLAIMS = 5000
 """Claims checked per answer: a long report states a few hundred figures; past this many the
 answer is a dump, and the rest are unverifiable (with the reason) rather than slow."""
-_OF_WHOLE = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?i:of|out\s+of)\s+(?:[\w'’&.-]+\s+){0,4}?")
-"""Between a part and its whole: "490 of Riverside Clinic's 1,565", "93 late out of 400"."""
-_OF_AFTER = re.compile(r"\s+(?i:of|out\s+of)\s+(?:[\w'’&.-]+\s+){0,3}?")
-"""Between a share and the whole after it: "42% of the hotel's $2.32M"."""
 _PART_AFTER = re.compile(
     r"\s*(?:,|\(|\s[—–-])\s*(?i:or|i\.e\.,?|that\s+is,?|just|only)\s+|\s*\(\s*"
 )
@@ -348,28 +344,13 @@ class _Verifier:
         return self._truths.get(claim.id)
 
     def _stated_share(self, claim: Claim, binding: Binding) -> Derived | None:
-        """A share written as the ratio of two figures the answer states beside it: "A of B,
-        or P%", "A …, or P% of B", "Of the B …, A … (P%)". Their true values give the share
-        (a part stated wrong still has its true share), and the claim's words pin it."""
-        if claim.kind != "numeric" or (claim.per is None and family(claim.unit) != "rate"):
+        """A share written as the ratio of two figures the answer states beside it
+        (``VerifyState.part_and_whole``). Their true values give the share (a part stated
+        wrong still has its true share), and the claim's words pin it."""
+        written = self.state.part_and_whole(claim, binding)
+        if written is None:
             return None
-        text, around = self.state.ctx.answer, self.state.sentence_claims(binding)
-        i = around.index(claim) if claim in around else -1
-        if i < 1 or not RESTATED.fullmatch(text, around[i - 1].span[1], claim.span[0]):
-            return None
-        part, whole = around[i - 1], None
-        if i >= 2 and _OF_WHOLE.fullmatch(text, around[i - 2].span[1], part.span[0]):
-            part, whole = around[i - 2], part
-        elif i + 1 < len(around) and _OF_AFTER.fullmatch(
-            text, claim.span[1], around[i + 1].span[0]
-        ):
-            whole = around[i + 1]
-        elif around[0] is not part and OF_START.fullmatch(
-            text, binding.sentence[0], around[0].span[0]
-        ):
-            whole = around[0]
-        if whole is None:
-            return None
+        part, whole = written
         a, b = self._truth(part), self._truth(whole)
         if a is None or b is None or a[1] != b[1] or not 0 < a[0] <= b[0]:
             return None

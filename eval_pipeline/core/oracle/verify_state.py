@@ -8,14 +8,16 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import cached_property
 
 from eval_pipeline.core.claims.layout import starting_within
 from eval_pipeline.core.models import Claim, ReferenceValue, Unit
 from eval_pipeline.core.oracle.agreement import Check
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding
 from eval_pipeline.core.oracle.candidates import claim_unit
+from eval_pipeline.core.oracle.claim_words import OF_AFTER, OF_START, OF_WHOLE, RESTATED
 from eval_pipeline.core.oracle.derived import Deriver
-from eval_pipeline.core.oracle.facts import Fact, balances, is_change
+from eval_pipeline.core.oracle.facts import Fact, balances, is_change, tokens
 from eval_pipeline.core.oracle.tolerance import ToleranceRule
 from eval_pipeline.core.oracle.units import RATES, family
 
@@ -85,6 +87,15 @@ class VerifyState:
         self._ordered = sorted(claims, key=lambda c: c.span)
         self._starts = [c.span[0] for c in self._ordered]
         self.units = {c.id: claim_unit(c, bindings[c.id]) for c in claims}
+        self._written: dict[str, tuple[Claim, Claim] | None] = {}
+        """Claim id → the part and whole its share is written with, once found."""
+
+    @cached_property
+    def fact_words(self) -> frozenset[str]:
+        """Every word of the facts' names, labels and scopes."""
+        return frozenset().union(
+            *(f.meaning | tokens(" ".join([*f.names, *f.scope])) for f in self.facts)
+        )
 
     def stated_at(self, place: tuple[object, ...]) -> Counter[tuple[int, str | None]]:
         """The series the claims of one column or list place state, counted once (after every
@@ -101,6 +112,40 @@ class VerifyState:
         an answer may hold thousands)."""
         found = starting_within(self._starts, *binding.sentence)
         return [c for c in self._ordered[found.start : found.stop] if c.value is not None]
+
+    def part_and_whole(self, claim: Claim, binding: Binding) -> tuple[Claim, Claim] | None:
+        """The figures the answer writes a share as the ratio of: "A of B, or P%", "A …, or
+        P% of B", "Of the B …, A … (P%)", or "A of B" with only figures of another kind
+        between it and the share ("17 of 93 ran past three weeks (about 18%)")."""
+        if claim.id not in self._written:
+            self._written[claim.id] = self._part_and_whole(claim, binding)
+        return self._written[claim.id]
+
+    def _part_and_whole(self, claim: Claim, binding: Binding) -> tuple[Claim, Claim] | None:
+        if claim.kind != "numeric" or (claim.per is None and family(claim.unit) != "rate"):
+            return None
+        text, around = self.ctx.answer, self.sentence_claims(binding)
+        i = around.index(claim) if claim in around else -1
+        if i < 1 or not RESTATED.fullmatch(text, around[i - 1].span[1], claim.span[0]):
+            return None
+        part = around[i - 1]
+        if i >= 2 and OF_WHOLE.fullmatch(text, around[i - 2].span[1], part.span[0]):
+            return around[i - 2], part
+        if i + 1 < len(around) and OF_AFTER.fullmatch(text, claim.span[1], around[i + 1].span[0]):
+            return part, around[i + 1]
+        if around[0] is not part and OF_START.fullmatch(
+            text, binding.sentence[0], around[0].span[0]
+        ):
+            return part, around[0]
+        for j in range(i - 2, 0, -1):
+            whole, between = around[j], around[j + 1 : i]
+            if any(family(c.unit) == family(whole.unit) for c in between):
+                return None
+            if not RESTATED.fullmatch(text, whole.span[1], claim.span[0]):
+                return None
+            if OF_WHOLE.fullmatch(text, around[j - 1].span[1], whole.span[0]):
+                return around[j - 1], whole
+        return None
 
     def for_another_period(self, binding: Binding) -> bool:
         """Does the claim's sentence name only periods the references are not for, none of them
