@@ -22,7 +22,7 @@ from eval_pipeline.core.adapters.http_json import HTTPJSONAdapter
 from eval_pipeline.core.adapters.openai_chat import OpenAIChatAdapter
 from eval_pipeline.core.adapters.python_callable import CallableAdapter
 from eval_pipeline.core.adapters.redacting import RedactingAdapter
-from eval_pipeline.core.adapters.sse import SSEAdapter
+from eval_pipeline.core.adapters.sse import SSEAdapter, StreamOptions
 from eval_pipeline.core.adapters.ui_config import load_ui_config
 from eval_pipeline.core.analysis.baseline import baseline_problems
 from eval_pipeline.core.inputs import database_problems, url_password
@@ -53,10 +53,7 @@ def _transport(settings: Settings, redactor: Redactor) -> ChatbotAdapter:
             settings.chatbot_url,
             username=settings.chatbot_username,
             password=settings.chatbot_password,
-            redactor=redactor,
-            intent_event=settings.chatbot_intent_event,
-            intent_path=settings.chatbot_intent_path,
-            **_stream_limits(settings),
+            **_stream_options(settings, redactor),
         )
     if settings.chatbot_kind == "openai_chat":
         return OpenAIChatAdapter(
@@ -66,10 +63,7 @@ def _transport(settings: Settings, redactor: Redactor) -> ChatbotAdapter:
             headers=chatbot_headers(settings),
             body=settings.chatbot_body,
             sql_arguments=settings.chatbot_sql_arguments,
-            redactor=redactor,
-            intent_event=settings.chatbot_intent_event,
-            intent_path=settings.chatbot_intent_path,
-            **_stream_limits(settings),
+            **_stream_options(settings, redactor),
         )
     if settings.chatbot_kind == "ui":
         problems = settings.chatbot_problems()  # the page object and the browser, by field
@@ -119,16 +113,20 @@ def _transport(settings: Settings, redactor: Redactor) -> ChatbotAdapter:
     )
 
 
-def _stream_limits(settings: Settings) -> dict[str, Any]:
-    """The limits of a streamed HTTP transport (sse, openai_chat), and its connection pool."""
-    return {
-        "connect_timeout_s": settings.chatbot_connect_timeout_s,
-        "read_timeout_s": settings.chatbot_read_timeout_s,
-        "total_timeout_s": settings.chatbot_total_timeout_s,
-        "retries": settings.chatbot_retries,
-        "pool_size": max(settings.concurrency, 8),
-        "max_answer_bytes": settings.chatbot_max_answer_bytes,
-    }
+def _stream_options(settings: Settings, redactor: Redactor) -> StreamOptions:
+    """The options of a streamed HTTP transport (sse, openai_chat): its limits, its connection
+    pool, where it reads the routed intent, and the redactor it adds its secrets to."""
+    return StreamOptions(
+        connect_timeout_s=settings.chatbot_connect_timeout_s,
+        read_timeout_s=settings.chatbot_read_timeout_s,
+        total_timeout_s=settings.chatbot_total_timeout_s,
+        retries=settings.chatbot_retries,
+        pool_size=max(settings.concurrency, 8),
+        max_answer_bytes=settings.chatbot_max_answer_bytes,
+        redactor=redactor,
+        intent_event=settings.chatbot_intent_event,
+        intent_path=settings.chatbot_intent_path,
+    )
 
 
 def chatbot_headers(settings: Settings) -> dict[str, str]:

@@ -127,6 +127,16 @@ class Reusing:
             for case_id, row in self.store.latest_rows(self.asset, run_key, cases).items():
                 self.previous[(run_key, case_id)] = (row.input_fingerprint, row.payload)
 
+    def fingerprints(
+        self, stage: Callable[..., str], golden: Records, *upstream: Records
+    ) -> dict[Key, str]:
+        """Each partition's input fingerprint: ``stage`` (a ``StageFingerprints`` method) of its
+        golden case and the content hashes of its ``upstream`` records."""
+        return {
+            key: stage(golden_json(golden, key), *(records.hashes[key] for records in upstream))
+            for key in self.keys
+        }
+
     def run(
         self,
         fingerprints: dict[Key, str],

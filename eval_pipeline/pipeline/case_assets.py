@@ -54,7 +54,6 @@ from eval_pipeline.pipeline.batch import (
     Reusing,
     case_cost,
     golden_case,
-    golden_json,
     log_metrics,
     log_table,
     p95,
@@ -183,7 +182,7 @@ def chatbot_responses(
     step = Reusing(context, settings, results_store)
     env = step.env
     stage = env.stage_fingerprints(warehouse.table_fingerprints)
-    fingerprints = {key: stage.chatbot(golden_json(golden_cases, key)) for key in step.keys}
+    fingerprints = step.fingerprints(stage.chatbot, golden_cases)
     asked = 0
 
     def compute(keys: Sequence[Key]) -> dict[Key, ChatPayload]:
@@ -257,10 +256,7 @@ def extracted_claims(
     step = Reusing(context, settings, results_store)
     judge = judge_llm.client
     stage = step.env.stage_fingerprints()
-    fingerprints = {
-        key: stage.claims(golden_json(golden_cases, key), chatbot_responses.hashes[key])
-        for key in step.keys
-    }
+    fingerprints = step.fingerprints(stage.claims, golden_cases, chatbot_responses)
 
     def extract_one(key: Key) -> ClaimContract:
         case = golden_case(golden_cases, key)
@@ -318,14 +314,9 @@ def build_oracle_verdicts(table_names: Sequence[str]) -> Any:
         env = step.env
         stage = env.stage_fingerprints(warehouse.table_fingerprints)
         current = stage.tables
-        fingerprints = {
-            key: stage.oracle(
-                golden_json(golden_cases, key),
-                chatbot_responses.hashes[key],
-                extracted_claims.hashes[key],
-            )
-            for key in step.keys
-        }
+        fingerprints = step.fingerprints(
+            stage.oracle, golden_cases, chatbot_responses, extracted_claims
+        )
 
         def verify_one(key: Key) -> OracleResult:
             case = golden_case(golden_cases, key)
@@ -411,14 +402,7 @@ def judge_scores(
     env = step.env
     judge = judge_llm.client
     stage = env.stage_fingerprints()
-    fingerprints = {
-        key: stage.scores(
-            golden_json(golden_cases, key),
-            chatbot_responses.hashes[key],
-            oracle_verdicts.hashes[key],
-        )
-        for key in step.keys
-    }
+    fingerprints = step.fingerprints(stage.scores, golden_cases, chatbot_responses, oracle_verdicts)
 
     def compute(keys: Sequence[Key]) -> dict[Key, CaseScores]:
         out: dict[Key, CaseScores] = {}

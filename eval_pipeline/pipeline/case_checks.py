@@ -12,6 +12,7 @@ No ``from __future__ import annotations`` here: Dagster inspects the real type h
 
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from dagster import (
     AssetCheckEvaluation,
@@ -67,6 +68,13 @@ CURRENCY_CHECK_DESCRIPTION = (
 )
 
 
+def _per_case(check: AssetCheckKey, description: str) -> Any:
+    """The decorator of ``check``, evaluated per (run, case) partition of its asset."""
+    return asset_check(
+        asset=check.asset_key, name=check.name, partitions_def=RUN_CASE, description=description
+    )
+
+
 def case_results(
     env: Environment,
     partitions: Mapping[str, Key],
@@ -99,12 +107,7 @@ def cases_by_run(partition_keys: Sequence[str]) -> dict[str, list[str]]:
     return out
 
 
-@asset_check(
-    asset=CASE_CHECK.asset_key,
-    name=CASE_CHECK.name,
-    partitions_def=RUN_CASE,
-    description=CASE_CHECK_DESCRIPTION,
-)
+@_per_case(CASE_CHECK, CASE_CHECK_DESCRIPTION)
 def case_passed(
     context: AssetCheckExecutionContext,
     settings: EvalSettings,
@@ -155,12 +158,7 @@ def currency_results(
     return results
 
 
-@asset_check(
-    asset=CURRENCY_CHECK.asset_key,
-    name=CURRENCY_CHECK.name,
-    partitions_def=RUN_CASE,
-    description=CURRENCY_CHECK_DESCRIPTION,
-)
+@_per_case(CURRENCY_CHECK, CURRENCY_CHECK_DESCRIPTION)
 def verdicts_current(
     context: AssetCheckExecutionContext,
     settings: EvalSettings,

@@ -214,12 +214,18 @@ def logged_conversations(
     )
 
 
-@run_status_sensor(
-    run_status=DagsterRunStatus.SUCCESS,
-    monitored_jobs=[golden_job],
-    request_job=cases_job,
-    default_status=DefaultSensorStatus.RUNNING,
-)
+def _after_success(monitored: Any, request: Any) -> Any:
+    """The decorator of a sensor, on from the start, that may request a run of ``request`` each
+    time a run of ``monitored`` succeeds."""
+    return run_status_sensor(
+        run_status=DagsterRunStatus.SUCCESS,
+        monitored_jobs=[monitored],
+        request_job=request,
+        default_status=DefaultSensorStatus.RUNNING,
+    )
+
+
+@_after_success(golden_job, cases_job)
 def evaluate_logged_conversations(context: RunStatusSensorContext) -> RunRequest | SkipReason:
     """Once a conversation batch's cases are read, evaluate that range of cases under its run
     key; ``summarize_after_cases`` then refreshes the run's summary and report."""
@@ -402,12 +408,7 @@ def warehouse_refresh(
     )
 
 
-@run_status_sensor(
-    run_status=DagsterRunStatus.SUCCESS,
-    monitored_jobs=[cases_job],
-    request_job=summary_job,
-    default_status=DefaultSensorStatus.RUNNING,
-)
+@_after_success(cases_job, summary_job)
 def summarize_after_cases(context: RunStatusSensorContext) -> RunRequest | SkipReason:
     """When a case batch succeeds, refresh its run's summary and report."""
     tags = context.dagster_run.tags

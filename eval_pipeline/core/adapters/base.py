@@ -1,15 +1,18 @@
 """What every chatbot transport shares: the adapter contract and payload normalisation.
 
 Evaluation only ever sees a ``ChatPayload``; these helpers keep each transport from inventing its
-own shape for tool calls, timings or failures.
+own shape for tool calls, timings or failures. The HTTP transports also share their session,
+retries and byte cap (``PooledHTTP``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypedDict, TypeVar, runtime_checkable
 
 import requests
 from jsonpath_ng import JSONPath
@@ -23,10 +26,12 @@ from tenacity import (
 )
 from tenacity.stop import stop_base
 
-from eval_pipeline.core.adapters.deadline import Deadline
+from eval_pipeline.core.adapters.deadline import Deadline, deadline_session
+from eval_pipeline.core.limits import MAX_ANSWER_BYTES
 from eval_pipeline.core.models import ChatPayload, ToolCall
 from eval_pipeline.core.redaction import Redactor
 
+T = TypeVar("T")
 MAX_ERROR_CHARS = 300
 EXCERPT_BYTES = 8192  # of an error body: enough to redact a secret before the excerpt is cut
 
@@ -222,6 +227,78 @@ def retry_policy(retries: int, backoff_s: float, deadline: Deadline) -> Retrying
         retry=retry_if_exception_type((requests.ConnectionError, RetryableStatus)),
         reraise=True,
     )
+
+
+@dataclass
+class Attempts:
+    """How many times one call has sent its request (logins included), and when it last did."""
+
+    count: int = 0
+    started: float = 0.0
+
+
+class PoolOptions(TypedDict, total=False):
+    """The options every HTTP transport takes; ``PooledHTTP`` holds their defaults."""
+
+    retries: int
+    backoff_s: float
+    pool_size: int
+    max_answer_bytes: int
+    redactor: Redactor | None
+
+
+class PooledHTTP:
+    """What the HTTP transports share: one pooled session serving every concurrent ``ask``, the
+    request alone retried within the call's deadline, a byte cap on what is read and a redactor
+    for whatever is reported."""
+
+    def __init__(
+        self,
+        *,
+        retries: int = 2,
+        backoff_s: float = 0.5,
+        pool_size: int = 64,
+        max_answer_bytes: int = MAX_ANSWER_BYTES,
+        redactor: Redactor | None = None,
+    ) -> None:
+        self._retries = retries
+        self._backoff_s = backoff_s
+        self._max_answer_bytes = max_answer_bytes
+        self._session = deadline_session(pool_size)
+        self._redactor = redactor or Redactor()
+
+    def close(self) -> None:
+        self._session.close()
+
+    def _redact(self, message: str) -> str:
+        return self._redactor.excerpt(message, MAX_ERROR_CHARS)
+
+    def _retried(self, attempts: Attempts, deadline: Deadline, send: Callable[[], T]) -> T:
+        """``send`` until it succeeds or ``retry_policy`` gives up, each try counted."""
+
+        def attempt() -> T:
+            attempts.count += 1
+            return send()
+
+        return retry_policy(self._retries, self._backoff_s, deadline)(attempt)
+
+    def _post(
+        self,
+        attempts: Attempts,
+        url: str,
+        body: Mapping[str, Any],
+        headers: Mapping[str, str],
+        timeout: float | tuple[float, float],
+        retry_status: Collection[int] = (),
+    ) -> requests.Response:
+        """POST the request, timed from now, its answer read as it streams; a 5xx answer (or one
+        in ``retry_status``) is closed and raised as ``RetryableStatus`` for the retry policy."""
+        attempts.started = time.perf_counter()
+        response = self._session.post(url, json=body, headers=headers, stream=True, timeout=timeout)
+        if response.status_code >= 500 or response.status_code in retry_status:
+            response.close()
+            raise RetryableStatus(response.status_code)
+        return response
 
 
 def redact_headers(redactor: Redactor, headers: Mapping[str, str]) -> None:

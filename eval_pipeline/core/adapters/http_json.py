@@ -9,11 +9,14 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping
+from typing import Unpack
 
 import requests
 
 from eval_pipeline.core.adapters.base import (
-    MAX_ERROR_CHARS,
+    Attempts,
+    PooledHTTP,
+    PoolOptions,
     RetryableStatus,
     answer_size_error,
     body_excerpt,
@@ -21,7 +24,6 @@ from eval_pipeline.core.adapters.base import (
     error_payload,
     payload_from_answer,
     redact_headers,
-    retry_policy,
     text_excerpt,
     total_timeout_error,
     utc_now_iso,
@@ -31,15 +33,12 @@ from eval_pipeline.core.adapters.deadline import (
     Deadline,
     DeadlineExceeded,
     call_deadline,
-    deadline_session,
     read_body,
 )
-from eval_pipeline.core.limits import MAX_ANSWER_BYTES
 from eval_pipeline.core.models import ChatPayload
-from eval_pipeline.core.redaction import Redactor
 
 
-class HTTPJSONAdapter:
+class HTTPJSONAdapter(PooledHTTP):
     """POST ``{"question","context"}``; expects ``{"answer", "tool_calls"?, "sql"?}`` and the
     routed intent at the JSON path ``intent_path`` of the response, if the bot reports one.
 
@@ -56,23 +55,15 @@ class HTTPJSONAdapter:
         headers: Mapping[str, str] | None = None,
         answer_field: str = "answer",
         timeout_s: float = 30.0,
-        retries: int = 2,
-        backoff_s: float = 0.5,
-        pool_size: int = 64,
-        max_answer_bytes: int = MAX_ANSWER_BYTES,
-        redactor: Redactor | None = None,
         intent_path: str = "intent",
+        **options: Unpack[PoolOptions],
     ) -> None:
+        super().__init__(**options)
         self._url = url
         self._intent_path = intent_path
         self._headers = dict(headers or {})
         self._answer_field = answer_field
         self._timeout_s = timeout_s
-        self._retries = retries
-        self._backoff_s = backoff_s
-        self._max_answer_bytes = max_answer_bytes
-        self._session = deadline_session(pool_size)
-        self._redactor = redactor or Redactor()
         redact_headers(self._redactor, self._headers)
 
     def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload:
@@ -81,37 +72,24 @@ class HTTPJSONAdapter:
 
     def _ask(self, case_id: str, question: str, context: str, deadline: Deadline) -> ChatPayload:
         started_at = utc_now_iso()
-        attempts = 0
-        started = time.perf_counter()
+        attempts = Attempts()
+        sent = {"question": question, "context": context}
 
         def post() -> requests.Response:
-            nonlocal attempts, started
-            attempts += 1
-            started = time.perf_counter()
-            response = self._session.post(
-                self._url,
-                json={"question": question, "context": context},
-                headers=self._headers,
-                timeout=self._timeout_s,
-                stream=True,
-            )
-            if response.status_code >= 500:
-                response.close()
-                raise RetryableStatus(response.status_code)
-            return response
+            return self._post(attempts, self._url, sent, self._headers, self._timeout_s)
 
         def failed(message: str) -> ChatPayload:
             return error_payload(
                 case_id=case_id,
                 question=question,
-                error=self._redactor.excerpt(message, MAX_ERROR_CHARS),
+                error=self._redact(message),
                 transport=self.transport,
                 started_at=started_at,
-                attempts=attempts,
+                attempts=attempts.count,
             )
 
         try:
-            response = retry_policy(self._retries, self._backoff_s, deadline)(post)
+            response = self._retried(attempts, deadline, post)
             with response:
                 if response.status_code != 200:
                     detail = body_excerpt(response, self._redactor)
@@ -122,8 +100,9 @@ class HTTPJSONAdapter:
         except (DeadlineExceeded, RetryableStatus, requests.RequestException) as exc:
             if deadline.expired or isinstance(exc, DeadlineExceeded):
                 return failed(total_timeout_error(self._timeout_s))
-            return failed(f"request failed after {attempts} attempt(s): {describe_exception(exc)}")
-        latency = time.perf_counter() - started
+            failure = describe_exception(exc)
+            return failed(f"request failed after {attempts.count} attempt(s): {failure}")
+        latency = time.perf_counter() - attempts.started
         try:
             body = json.loads(raw)
         except ValueError:
@@ -141,11 +120,8 @@ class HTTPJSONAdapter:
                 transport=self.transport,
                 latency_s=latency,
                 started_at=started_at,
-                attempts=attempts,
+                attempts=attempts.count,
                 intent_path=self._intent_path,
             )
         except ValueError as exc:
             return failed(f"unexpected response shape: {exc}")
-
-    def close(self) -> None:
-        self._session.close()

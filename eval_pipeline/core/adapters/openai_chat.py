@@ -15,47 +15,27 @@ import json
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Unpack
 
 import requests
 from pydantic import SecretStr
 
 from eval_pipeline.core.adapters.base import (
-    MAX_ERROR_CHARS,
-    RetryableStatus,
+    Attempts,
     answer_size_error,
     describe_exception,
     intent_of_calls,
     redact_headers,
-    retry_policy,
     text_excerpt,
     tokens_per_second,
     tool_call,
     total_timeout_error,
-    utc_now_iso,
     value_at,
 )
-from eval_pipeline.core.adapters.deadline import (
-    BodyTooLarge,
-    Deadline,
-    DeadlineExceeded,
-    call_deadline,
-    deadline_session,
-    read_body,
-)
+from eval_pipeline.core.adapters.deadline import BodyTooLarge, Deadline, DeadlineExceeded, read_body
 from eval_pipeline.core.adapters.defaults import SQL_ARGUMENTS
-from eval_pipeline.core.adapters.sse import (
-    ChatFailure,
-    SSEEvent,
-    Stream,
-    read_stream,
-    rejection,
-    release,
-    request_failure,
-)
-from eval_pipeline.core.limits import MAX_ANSWER_BYTES
+from eval_pipeline.core.adapters.sse import SSEEvent, Stream, StreamedAdapter, StreamOptions
 from eval_pipeline.core.models import ChatPayload, ToolCall
-from eval_pipeline.core.redaction import Redactor
 
 ROLES = frozenset({"system", "developer", "user", "assistant"})
 _TRANSCRIPT_PREFIXES = {f"{role}:": role for role in ("system", "user", "assistant")}
@@ -247,7 +227,7 @@ def _failed(payload: ChatPayload, error: str) -> ChatPayload:
     return payload.model_copy(update={"status": "error", "errors": [error]})
 
 
-class OpenAIChatAdapter:
+class OpenAIChatAdapter(StreamedAdapter):
     """POST ``{base_url}/chat/completions`` with the case as the last user message; thread-safe
     (one pooled session serves every concurrent ``ask``)."""
 
@@ -262,17 +242,9 @@ class OpenAIChatAdapter:
         headers: Mapping[str, str] | None = None,
         body: Mapping[str, Any] | None = None,
         sql_arguments: Iterable[str] = SQL_ARGUMENTS,
-        connect_timeout_s: float = 5.0,
-        read_timeout_s: float = 10.0,
-        total_timeout_s: float = 120.0,
-        retries: int = 2,
-        backoff_s: float = 0.5,
-        pool_size: int = 64,
-        max_answer_bytes: int = MAX_ANSWER_BYTES,
-        redactor: Redactor | None = None,
-        intent_event: str = "agent_status",
-        intent_path: str = "intent",
+        **options: Unpack[StreamOptions],
     ) -> None:
+        super().__init__(**options)
         root = base_url.rstrip("/")
         self._url = root if root.endswith("/chat/completions") else f"{root}/chat/completions"
         self._model = model
@@ -283,14 +255,6 @@ class OpenAIChatAdapter:
             self._headers.setdefault("Authorization", f"Bearer {key}")
         self._body = dict(body or {})
         self._sql_arguments = tuple(sql_arguments)
-        self._intent = (intent_event, intent_path)
-        self._timeout = (connect_timeout_s, read_timeout_s)
-        self._total_timeout_s = total_timeout_s
-        self._retries = retries
-        self._backoff_s = backoff_s
-        self._max_answer_bytes = max_answer_bytes
-        self._session = deadline_session(pool_size)
-        self._redactor = redactor or Redactor()
         self._redactor.add("chatbot_api_key", key)
         redact_headers(self._redactor, self._headers)
 
@@ -300,75 +264,26 @@ class OpenAIChatAdapter:
         model = {"model": self._model} if self._model else {}
         return {**self._body, **model, "messages": messages, "stream": True}
 
-    def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload:
-        started_at = utc_now_iso()
-        with call_deadline(self._total_timeout_s) as deadline:
-            try:
-                response, started, attempts = self._open(question, context, deadline)
-            except ChatFailure as exc:
-                return exc.payload(case_id, question, self.transport, started_at, self._redactor)
-            with response:
-                if "json" in response.headers.get("Content-Type", ""):
-                    empty = ChatPayload(
-                        case_id=case_id,
-                        question=question,
-                        transport=self.transport,
-                        attempts=attempts,
-                        started_at=started_at,
-                    )
-                    payload = self._whole(response, deadline, started, empty)
-                else:
-                    stream = Completion(
-                        started,
-                        *self._intent,
-                        sql_arguments=self._sql_arguments,
-                    )
-                    read_stream(
-                        response,
-                        stream,
-                        deadline,
-                        read_timeout_s=self._timeout[1],
-                        max_answer_bytes=self._max_answer_bytes,
-                    )
-                    if stream.done_at is not None:
-                        release(response)
-                    payload = stream.payload(
-                        case_id, question, self.transport, attempts, started_at
-                    )
-        return payload.model_copy(update={"errors": [self._redact(e) for e in payload.errors]})
+    def _request(
+        self, question: str, context: str, deadline: Deadline, attempts: Attempts
+    ) -> requests.Response:
+        """The completion request; a 429 (rate limited) is retried like a 5xx."""
+        sent = self.request_body(question, context)
+        return self._retried(
+            attempts,
+            deadline,
+            lambda: self._post(attempts, self._url, sent, self._headers, self._timeout, {429}),
+        )
 
-    def close(self) -> None:
-        self._session.close()
+    def _stream(self, started: float) -> Stream:
+        return Completion(started, *self._intent, sql_arguments=self._sql_arguments)
 
-    def _open(
-        self, question: str, context: str, deadline: Deadline
-    ) -> tuple[requests.Response, float, int]:
-        attempts = 0
-        started = time.perf_counter()
-
-        def post() -> requests.Response:
-            nonlocal attempts, started
-            attempts += 1
-            started = time.perf_counter()
-            response = self._session.post(
-                self._url,
-                json=self.request_body(question, context),
-                headers=self._headers,
-                stream=True,
-                timeout=self._timeout,
-            )
-            if response.status_code >= 500 or response.status_code == 429:
-                response.close()
-                raise RetryableStatus(response.status_code)
-            return response
-
-        try:
-            response = retry_policy(self._retries, self._backoff_s, deadline)(post)
-        except (DeadlineExceeded, RetryableStatus, requests.RequestException) as exc:
-            raise request_failure(exc, attempts, deadline, self._retries) from None
-        if response.status_code != 200:
-            raise rejection(response, attempts, self._redactor)
-        return response, started, attempts
+    def _read(
+        self, response: requests.Response, deadline: Deadline, started: float, call: ChatPayload
+    ) -> ChatPayload:
+        if "json" in response.headers.get("Content-Type", ""):
+            return self._whole(response, deadline, started, call)
+        return super()._read(response, deadline, started, call)
 
     def _whole(
         self,
@@ -408,6 +323,3 @@ class OpenAIChatAdapter:
                 "chunk_count": 1 if answer else 0,
             }
         )
-
-    def _redact(self, message: str) -> str:
-        return self._redactor.excerpt(message, MAX_ERROR_CHARS)

@@ -16,7 +16,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Unpack
 from urllib.parse import urljoin
 
 import requests
@@ -25,12 +25,14 @@ from pydantic import SecretStr
 
 from eval_pipeline.core.adapters.base import (
     MAX_ERROR_CHARS,
+    Attempts,
+    PooledHTTP,
+    PoolOptions,
     RetryableStatus,
     answer_size_error,
     body_excerpt,
     describe_exception,
     error_payload,
-    retry_policy,
     tokens_per_second,
     tool_call,
     total_timeout_error,
@@ -42,10 +44,8 @@ from eval_pipeline.core.adapters.deadline import (
     Deadline,
     DeadlineExceeded,
     call_deadline,
-    deadline_session,
     read_body,
 )
-from eval_pipeline.core.limits import MAX_ANSWER_BYTES
 from eval_pipeline.core.models import ChatPayload, ToolCall, ToolResult
 from eval_pipeline.core.redaction import Redactor
 
@@ -177,34 +177,30 @@ class Stream:
             return True
         return False
 
-    def payload(
-        self, case_id: str, question: str, transport: str, attempts: int, started_at: str
-    ) -> ChatPayload:
-        """The normalised record: latency only for a stream that ended cleanly, TTFT from the
-        first chunk, tokens/s over the time the answer was being generated."""
+    def payload(self, call: ChatPayload) -> ChatPayload:
+        """``call`` (the case, transport, attempts and start) with what the stream delivered:
+        latency only for a stream that ended cleanly, TTFT from the first chunk, tokens/s over
+        the time the answer was being generated."""
         answer = "".join(self.answer)
         ok = not self.errors and self.done_at is not None
         latency = self.done_at - self.started if ok and self.done_at is not None else None
         ttft = self.first_chunk_at - self.started if self.first_chunk_at is not None else None
         generation = latency - ttft if latency is not None and ttft is not None else None
-        return ChatPayload(
-            case_id=case_id,
-            question=question,
-            answer=answer,
-            reasoning="".join(self.reasoning),
-            tool_calls=self.tool_calls,
-            tool_results=self.tool_results,
-            latency_s=latency,
-            ttft_s=ttft,
-            tokens_per_s=tokens_per_second(answer, generation),
-            chunk_count=self.chunk_count,
-            max_chunk_gap_s=self.max_gap_s,
-            errors=list(self.errors),
-            status="ok" if ok else "error",
-            transport=transport,
-            attempts=attempts,
-            started_at=started_at,
-            intent=self.intent,
+        return call.model_copy(
+            update={
+                "answer": answer,
+                "reasoning": "".join(self.reasoning),
+                "tool_calls": self.tool_calls,
+                "tool_results": self.tool_results,
+                "latency_s": latency,
+                "ttft_s": ttft,
+                "tokens_per_s": tokens_per_second(answer, generation),
+                "chunk_count": self.chunk_count,
+                "max_chunk_gap_s": self.max_gap_s,
+                "errors": list(self.errors),
+                "status": "ok" if ok else "error",
+                "intent": self.intent,
+            }
         )
 
     def _chunk(self, text: str, now: float) -> None:
@@ -315,7 +311,97 @@ def rejection(response: requests.Response, attempts: int, redactor: Redactor) ->
     return ChatFailure(f"chat request rejected: HTTP {response.status_code}: {detail}", attempts)
 
 
-class SSEAdapter:
+class StreamOptions(PoolOptions, total=False):
+    """The options of a streamed transport; ``StreamedAdapter`` holds their defaults."""
+
+    connect_timeout_s: float
+    read_timeout_s: float
+    total_timeout_s: float
+    intent_event: str
+    intent_path: str
+
+
+class StreamedAdapter(PooledHTTP):
+    """A chatbot whose answer streams as server-sent events: ``ask`` opens the stream (only its
+    request is retried) and reads it within the total timeout and the byte cap. A transport
+    sends its request in ``_request`` and says in ``_stream`` how its events read."""
+
+    transport: ClassVar[str]
+
+    def __init__(
+        self,
+        *,
+        connect_timeout_s: float = 5.0,
+        read_timeout_s: float = 10.0,
+        total_timeout_s: float = 120.0,
+        intent_event: str = "agent_status",
+        intent_path: str = "intent",
+        **options: Unpack[PoolOptions],
+    ) -> None:
+        super().__init__(**options)
+        self._timeout = (connect_timeout_s, read_timeout_s)
+        self._total_timeout_s = total_timeout_s
+        self._intent = (intent_event, intent_path)
+
+    def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload:
+        started_at = utc_now_iso()
+        attempts = Attempts()
+        with call_deadline(self._total_timeout_s) as deadline:
+            try:
+                response = self._open(question, context, deadline, attempts)
+            except ChatFailure as exc:
+                return exc.payload(case_id, question, self.transport, started_at, self._redactor)
+            with response:
+                call = ChatPayload(
+                    case_id=case_id,
+                    question=question,
+                    transport=self.transport,
+                    attempts=attempts.count,
+                    started_at=started_at,
+                )
+                payload = self._read(response, deadline, attempts.started, call)
+        return payload.model_copy(update={"errors": [self._redact(e) for e in payload.errors]})
+
+    def _open(
+        self, question: str, context: str, deadline: Deadline, attempts: Attempts
+    ) -> requests.Response:
+        try:
+            response = self._request(question, context, deadline, attempts)
+        except ChatFailure as exc:  # a failed login, with the attempts it took
+            raise ChatFailure(str(exc), attempts.count) from None
+        except (DeadlineExceeded, RetryableStatus, requests.RequestException) as exc:
+            raise request_failure(exc, attempts.count, deadline, self._retries) from None
+        if response.status_code != 200:
+            raise rejection(response, attempts.count, self._redactor)
+        return response
+
+    def _request(
+        self, question: str, context: str, deadline: Deadline, attempts: Attempts
+    ) -> requests.Response:
+        """Send the call's request, retried through ``_retried``; the response holds the stream."""
+        raise NotImplementedError
+
+    def _stream(self, started: float) -> Stream:
+        return Stream(started, *self._intent)
+
+    def _read(
+        self, response: requests.Response, deadline: Deadline, started: float, call: ChatPayload
+    ) -> ChatPayload:
+        """``call``'s payload from the stream in ``response``, read until it is over."""
+        stream = self._stream(started)
+        read_stream(
+            response,
+            stream,
+            deadline,
+            read_timeout_s=self._timeout[1],
+            max_answer_bytes=self._max_answer_bytes,
+        )
+        if stream.done_at is not None:
+            release(response)
+        return stream.payload(call)
+
+
+class SSEAdapter(StreamedAdapter):
     """Thread-safe: one pooled session and one cached JWT serve every concurrent ``ask``."""
 
     transport = "sse"
@@ -328,86 +414,35 @@ class SSEAdapter:
         password: SecretStr | str,
         login_path: str = "/auth/login",
         chat_path: str = "/chat",
-        connect_timeout_s: float = 5.0,
-        read_timeout_s: float = 10.0,
-        total_timeout_s: float = 120.0,
-        retries: int = 2,
-        backoff_s: float = 0.5,
-        pool_size: int = 64,
-        max_answer_bytes: int = MAX_ANSWER_BYTES,
-        redactor: Redactor | None = None,
-        intent_event: str = "agent_status",
-        intent_path: str = "intent",
+        **options: Unpack[StreamOptions],
     ) -> None:
+        super().__init__(**options)
         root = base_url.rstrip("/") + "/"
-        self._intent = (intent_event, intent_path)
         self._login_url = urljoin(root, login_path.lstrip("/"))
         self._chat_url = urljoin(root, chat_path.lstrip("/"))
         self._username = username
         self._password = password if isinstance(password, SecretStr) else SecretStr(password)
-        self._timeout = (connect_timeout_s, read_timeout_s)
-        self._total_timeout_s = total_timeout_s
-        self._max_answer_bytes = max_answer_bytes
-        self._retries = retries
-        self._backoff_s = backoff_s
-        self._session = deadline_session(pool_size)
         self._token: str | None = None
         self._token_lock = threading.Lock()
-        self._redactor = redactor or Redactor()
         self._redactor.add("chatbot_password", self._password)
 
-    def ask(self, case_id: str, question: str, context: str = "") -> ChatPayload:
-        started_at = utc_now_iso()
-        with call_deadline(self._total_timeout_s) as deadline:
-            try:
-                response, started, attempts = self._open_stream(question, context, deadline)
-            except ChatFailure as exc:
-                return exc.payload(case_id, question, self.transport, started_at, self._redactor)
-            with response:
-                stream = self._read(response, started, deadline)
-                if stream.done_at is not None:
-                    release(response)
-        return self._payload(case_id, question, stream, attempts, started_at)
+    def _request(
+        self, question: str, context: str, deadline: Deadline, attempts: Attempts
+    ) -> requests.Response:
+        """The chat request with the cached JWT; a 401 logs in again and asks once more."""
+        sent = {"question": question, "context": context}
 
-    def close(self) -> None:
-        self._session.close()
-
-    def _open_stream(
-        self, question: str, context: str, deadline: Deadline
-    ) -> tuple[requests.Response, float, int]:
-        attempts = 0
-
-        def post() -> tuple[requests.Response, float, str]:
-            nonlocal attempts
-            attempts += 1
+        def post() -> tuple[requests.Response, str]:
             token = self._bearer(deadline)
-            started = time.perf_counter()
-            response = self._session.post(
-                self._chat_url,
-                json={"question": question, "context": context},
-                headers={"Authorization": f"Bearer {token}", "Accept": "text/event-stream"},
-                stream=True,
-                timeout=self._timeout,
-            )
-            if response.status_code >= 500:
-                response.close()
-                raise RetryableStatus(response.status_code)
-            return response, started, token
+            headers = {"Authorization": f"Bearer {token}", "Accept": "text/event-stream"}
+            return self._post(attempts, self._chat_url, sent, headers, self._timeout), token
 
-        try:
-            response, started, token = retry_policy(self._retries, self._backoff_s, deadline)(post)
-            if response.status_code == 401:
-                response.close()
-                self._forget(token)
-                retry = retry_policy(self._retries, self._backoff_s, deadline)
-                response, started, token = retry(post)
-        except ChatFailure as exc:
-            raise ChatFailure(str(exc), attempts) from None
-        except (DeadlineExceeded, RetryableStatus, requests.RequestException) as exc:
-            raise request_failure(exc, attempts, deadline, self._retries) from None
-        if response.status_code != 200:
-            raise rejection(response, attempts, self._redactor)
-        return response, started, attempts
+        response, token = self._retried(attempts, deadline, post)
+        if response.status_code == 401:
+            response.close()
+            self._forget(token)
+            response, token = self._retried(attempts, deadline, post)
+        return response
 
     def _bearer(self, deadline: Deadline) -> str:
         """The cached JWT; one thread logs in while the others wait, each within its deadline."""
@@ -451,23 +486,3 @@ class SSEAdapter:
         if not isinstance(token, str) or not token:
             raise ChatFailure("login failed: the response has no access_token", 0)
         return token
-
-    def _read(self, response: requests.Response, started: float, deadline: Deadline) -> Stream:
-        stream = Stream(started, *self._intent)
-        read_stream(
-            response,
-            stream,
-            deadline,
-            read_timeout_s=self._timeout[1],
-            max_answer_bytes=self._max_answer_bytes,
-        )
-        return stream
-
-    def _payload(
-        self, case_id: str, question: str, stream: Stream, attempts: int, started_at: str
-    ) -> ChatPayload:
-        payload = stream.payload(case_id, question, self.transport, attempts, started_at)
-        return payload.model_copy(update={"errors": [self._redact(e) for e in payload.errors]})
-
-    def _redact(self, message: str) -> str:
-        return self._redactor.excerpt(message, MAX_ERROR_CHARS)

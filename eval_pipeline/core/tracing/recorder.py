@@ -165,9 +165,13 @@ class _RecordSpan(Span):
         self._error = self._tracer.redact(message)[:MAX_STATUS_CHARS]
 
     @_guarded(NO_SPAN)
-    def child(self, name: str, kind: SpanKind, attributes: Lazy = None) -> Span:
+    def child(
+        self, name: str, kind: SpanKind, attributes: Lazy = None, start_s: float | None = None
+    ) -> Span:
         trace_id, span_id, _ = self._ids
-        return self._tracer.start((trace_id, span_id), self._identity, name, kind, attributes)
+        return self._tracer.start(
+            (trace_id, span_id), self._identity, name, kind, attributes, start_s
+        )
 
     @_guarded(None)
     def end(self, end_s: float | None = None) -> None:
@@ -257,18 +261,9 @@ class RecordingTracer(Tracer):
         self._exporter.put(record)
 
     @_guarded(NO_SPAN)
-    def case_span(
-        self,
-        run_key: str,
-        case_id: str,
-        name: str,
-        kind: SpanKind,
-        attributes: Lazy = None,
-        *,
-        start_s: float | None = None,
-    ) -> Span:
-        root = case_trace_ids(self.settings.service_name, run_key, case_id)
-        return self.start(root, (run_key, case_id), name, kind, attributes, start_s)
+    def _case_parent(self, run_key: str, case_id: str) -> Span:
+        trace_id, root_id = case_trace_ids(self.settings.service_name, run_key, case_id)
+        return _RecordSpan(self, (trace_id, root_id, 0), "", (run_key, case_id), 0, {})
 
     @_guarded(None)
     def case_root(

@@ -38,8 +38,10 @@ class Span:
     def fail(self, message: str) -> None:
         """Mark the span's status as an error."""
 
-    def child(self, name: str, kind: SpanKind, attributes: Lazy = None) -> Span:
-        """A span under this one, started now."""
+    def child(
+        self, name: str, kind: SpanKind, attributes: Lazy = None, start_s: float | None = None
+    ) -> Span:
+        """A span under this one, started now or at ``start_s``."""
         return self
 
     def end(self, end_s: float | None = None) -> None:
@@ -88,6 +90,10 @@ class Tracer:
         start_s: float | None = None,
     ) -> Span:
         """A span under the case's root span, started now or at ``start_s``."""
+        return self._case_parent(run_key, case_id).child(name, kind, attributes, start_s)
+
+    def _case_parent(self, run_key: str, case_id: str) -> Span:
+        """The case's root span as the parent of its steps' spans; ``case_root`` sends it."""
         return NO_SPAN
 
     def case_root(
