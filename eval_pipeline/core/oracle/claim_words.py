@@ -33,10 +33,25 @@ OF_ANOTHER = re.compile(
     r"\s+(?i:of)\s+(?:(?:[A-Z0-9][\w&.-]*\s+){0,4}?[A-Z0-9][\w&-]*['’](?:s\b)?|(?i:those|these|them|which|that)\b)"
 )
 RESTATED = re.compile(
-    r"(?:(?!\b(?i:and|but|while|whereas|than)\b)[^.;\n]){0,60}?(?:[,:(]|\s[—–-])\s*"
-    r"(?i:or\s+|i\.e\.,?\s+|that\s+is,?\s+|so\s+|which\s+is\s+)?"
+    r"(?:(?!\b(?i:and|but|while|whereas|than)\b)[^.;\n]){0,60}?(?P<joint>[,:(]|\s[—–-])\s*"
+    r"(?P<word>(?i:or\s+|i\.e\.,?\s+|that\s+is,?\s+|so\s+|which\s+is\s+))?"
 )
 """Between a figure and the share restating it: its words, then ", or", ":", "(", " — "."""
+_APPOSED_WORD = re.compile(r"(?i:or|i\.e\.,?|that\s+is,?|which\s+is)\s+")
+OWN_WORDS_END = re.compile(r"[,;:.()\n]|\s[—–-]\s|\b(?i:and|but|while|whereas|or)\b")
+"""Where the words a share says of itself end ("1 in 7 was broker-sourced, …"): at a clause
+break or a joint that opens another clause."""
+
+
+def apposed(restated: re.Match[str]) -> bool:
+    """Does a ``RESTATED`` joint set the share beside the figure before it as that figure's own
+    ("339 online (46%)", "339, or 46%"), not after it as a conclusion ("… 69 by phone — so 1 in
+    7 …"), which may be of any figure the list stated?"""
+    return restated["joint"] == "(" or bool(
+        restated["word"] and _APPOSED_WORD.fullmatch(restated["word"])
+    )
+
+
 OF_WHOLE = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?i:of|out\s+of)\s+(?:[\w'’&.-]+\s+){0,4}?")
 """Between a part and its whole: "490 of Riverside Clinic's 1,565", "93 late out of 400"."""
 OF_AFTER = re.compile(r"\s+(?i:of|out\s+of)\s+(?:[\w'’&.-]+\s+){0,3}?")

@@ -355,16 +355,18 @@ def _of_another_written_whole(
     written = state.part_and_whole(claim, binding)
     if written is None or not found.value:
         return False
-    part, whole = written
-    if part.value is None or not whole.value or family(part.unit) != family(whole.unit):
-        return False
-    own = Derived(part.value / whole.value, "fraction", found.facts, "share", False)
+    whole = written.whole
     total = Derived(
         found.facts[0].value / found.value, found.facts[0].unit, found.facts, "total", False
     )
-    return Check(claim, state.units.get(claim.id), state.rule).derived(own) and not Check(
-        whole, state.units.get(whole.id), state.rule
-    ).derived(total)
+    check = Check(claim, state.units.get(claim.id), state.rule)
+    return any(
+        part.value is not None
+        and whole.value
+        and family(part.unit) == family(whole.unit)
+        and check.derived(Derived(part.value / whole.value, "fraction", found.facts, "", False))
+        for part in written.parts
+    ) and not Check(whole, state.units.get(whole.id), state.rule).derived(total)
 
 
 def _named_as_whole(state: VerifyState, claim: Claim, binding: Binding, part: Fact) -> bool:

@@ -178,16 +178,18 @@ class _Verifier:
                 return self._kept(
                     claim, found.fact, _supported(claim, [found.fact], found.describe())
                 )
-        stated = self._stated_share(claim, binding)  # before any share found by chance
-        if stated is not None:
-            if check.derived(stated):
-                return _supported(claim, stated.facts, stated.describe())
-            other = self._value_of_another(claim, binding, check, stated.facts)
+        stated, decided = self._stated_shares(claim, binding)  # before a share found by chance
+        agreeing = next((d for d in stated if check.derived(d)), None)
+        if agreeing is not None and decided:
+            return _supported(claim, agreeing.facts, agreeing.describe())
+        if stated and agreeing is None:
+            accused = [f for d in stated for f in d.facts]
+            other = self._value_of_another(claim, binding, check, accused)
             if other is not None:
                 return _unverifiable(claim, other, self.state.usable)
-            held = derived_kinds(stated)
+            held = derived_kinds(stated[0])
             if reading.fits(held):
-                return _contradicted(claim, stated.facts, stated.describe())
+                return _contradicted(claim, accused, "; ".join(d.describe() for d in stated))
             refused = reading.refusal(held)
         counted = self._rows_counted(claim, binding)
         if counted is not None and check.derived(counted):
@@ -210,6 +212,10 @@ class _Verifier:
         ):
             verdict = _supported(claim, [row_matches[0].fact], row_matches[0].describe())
             return self._kept(claim, row_matches[0].fact, verdict)
+        if agreeing is not None:
+            why = f"it agrees with {agreeing.describe()}, but its words do not say which of the "
+            why += "figures listed before it is its part"
+            return _unverifiable(claim, why, self.state.usable)
         why = not_its_level(self.state, claim, binding)
         target = None
         if signed and claim.kind != "comparison":  # "Pacific −129 hours": a gap, not a level
@@ -343,20 +349,40 @@ class _Verifier:
                 self.numeric(claim, self.state.bindings[claim.id])
         return self._truths.get(claim.id)
 
-    def _stated_share(self, claim: Claim, binding: Binding) -> Derived | None:
-        """A share written as the ratio of two figures the answer states beside it
-        (``VerifyState.part_and_whole``). Their true values give the share (a part stated
-        wrong still has its true share), and the claim's words pin it."""
+    def _stated_shares(self, claim: Claim, binding: Binding) -> tuple[list[Derived], bool]:
+        """The readings of a share written as the ratio of figures the answer states beside it
+        (``VerifyState.part_and_whole``): each part it may be of, over its written whole or
+        over the sum of the amounts listed with it. Their true values give the share (a part
+        stated wrong still has its true share). Also whether its part is decided (its words or
+        its place say which); when it is not, every part must give a reading, or none is kept:
+        only all of them together may accuse it."""
         written = self.state.part_and_whole(claim, binding)
         if written is None:
-            return None
-        part, whole = written
-        a, b = self._truth(part), self._truth(whole)
-        if a is None or b is None or a[1] != b[1] or not 0 < a[0] <= b[0]:
-            return None
-        return Derived(
-            a[0] / b[0], "fraction", (*a[2], *b[2]), "share (stated part and whole)", True
-        )
+            return [], False
+        decided = len(written.parts) == 1
+        whole = self._truth(written.whole)
+        wholes = [(whole, "share (stated part and whole)")]
+        listed = [self._truth(c) for c in written.listed]
+        units = {t[1] for t in listed if t is not None}
+        if len(listed) > 1 and None not in listed and len(units) == 1:
+            value = sum(t[0] for t in listed if t is not None)
+            facts = tuple(f for t in listed if t is not None for f in t[2])
+            if whole is None or abs(value - whole[0]) > 1e-9:
+                wholes.append(((value, units.pop(), facts), "share (stated part of those listed)"))
+        readings: list[Derived] = []
+        for part in written.parts:
+            a = self._truth(part)
+            if a is None and not decided:
+                return [], False
+            found = [
+                Derived(a[0] / b[0], "fraction", (*a[2], *b[2]), how, True)
+                for b, how in wholes
+                if a is not None and b is not None and a[1] == b[1] and 0 < a[0] <= b[0]
+            ]
+            if not found and not decided:
+                return [], False
+            readings += found
+        return readings, decided
 
     def _stated_before(self, claim: Claim, binding: Binding, fact: Fact) -> bool:
         """Has an earlier claim of its sentence stated this row's value with the same number? A

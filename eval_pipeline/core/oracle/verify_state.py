@@ -4,10 +4,11 @@ stand in a sentence, whether a period is one the references are for)."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from eval_pipeline.core.claims.layout import starting_within
@@ -15,7 +16,14 @@ from eval_pipeline.core.models import Claim, ReferenceValue, Unit
 from eval_pipeline.core.oracle.agreement import Check
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding
 from eval_pipeline.core.oracle.candidates import claim_unit
-from eval_pipeline.core.oracle.claim_words import OF_AFTER, OF_START, OF_WHOLE, RESTATED
+from eval_pipeline.core.oracle.claim_words import (
+    OF_AFTER,
+    OF_START,
+    OF_WHOLE,
+    OWN_WORDS_END,
+    RESTATED,
+    apposed,
+)
 from eval_pipeline.core.oracle.derived import Deriver
 from eval_pipeline.core.oracle.facts import Fact, balances, is_change, tokens
 from eval_pipeline.core.oracle.tolerance import ToleranceRule
@@ -37,6 +45,22 @@ def list_places(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, tuple[
         for (start, _), listed in items.items()
         for place, claim in enumerate(listed)
     }
+
+
+@dataclass(frozen=True)
+class WrittenShare:
+    """The figures an answer writes a share beside: the parts it may be of (one when its words
+    or its place say which), its whole, and the amounts listed with them, whose sum is the
+    whole of a share of the listed amounts alone ("184 approved and 120 declined — 3 out of 5
+    decisions")."""
+
+    parts: tuple[Claim, ...]
+    whole: Claim
+    listed: tuple[Claim, ...]
+
+    @classmethod
+    def of(cls, part: Claim, whole: Claim) -> WrittenShare:
+        return cls((part,), whole, (part,))
 
 
 class VerifyState:
@@ -87,8 +111,8 @@ class VerifyState:
         self._ordered = sorted(claims, key=lambda c: c.span)
         self._starts = [c.span[0] for c in self._ordered]
         self.units = {c.id: claim_unit(c, bindings[c.id]) for c in claims}
-        self._written: dict[str, tuple[Claim, Claim] | None] = {}
-        """Claim id → the part and whole its share is written with, once found."""
+        self._written: dict[str, WrittenShare | None] = {}
+        """Claim id → the parts and whole its share is written with, once found."""
 
     @cached_property
     def fact_words(self) -> frozenset[str]:
@@ -113,7 +137,7 @@ class VerifyState:
         found = starting_within(self._starts, *binding.sentence)
         return [c for c in self._ordered[found.start : found.stop] if c.value is not None]
 
-    def part_and_whole(self, claim: Claim, binding: Binding) -> tuple[Claim, Claim] | None:
+    def part_and_whole(self, claim: Claim, binding: Binding) -> WrittenShare | None:
         """The figures the answer writes a share as the ratio of: "A of B, or P%", "A …, or
         P% of B", "Of the B …, A … (P%)", or "A of B" with only figures of another kind
         between it and the share ("17 of 93 ran past three weeks (about 18%)")."""
@@ -121,22 +145,23 @@ class VerifyState:
             self._written[claim.id] = self._part_and_whole(claim, binding)
         return self._written[claim.id]
 
-    def _part_and_whole(self, claim: Claim, binding: Binding) -> tuple[Claim, Claim] | None:
+    def _part_and_whole(self, claim: Claim, binding: Binding) -> WrittenShare | None:
         if claim.kind != "numeric" or (claim.per is None and family(claim.unit) != "rate"):
             return None
         text, around = self.ctx.answer, self.sentence_claims(binding)
         i = around.index(claim) if claim in around else -1
-        if i < 1 or not RESTATED.fullmatch(text, around[i - 1].span[1], claim.span[0]):
+        joint = RESTATED.fullmatch(text, around[i - 1].span[1], claim.span[0]) if i >= 1 else None
+        if joint is None:
             return None
         part = around[i - 1]
         if i >= 2 and OF_WHOLE.fullmatch(text, around[i - 2].span[1], part.span[0]):
-            return around[i - 2], part
+            return WrittenShare.of(around[i - 2], part)
         if i + 1 < len(around) and OF_AFTER.fullmatch(text, claim.span[1], around[i + 1].span[0]):
-            return part, around[i + 1]
+            return WrittenShare.of(part, around[i + 1])
         if around[0] is not part and OF_START.fullmatch(
             text, binding.sentence[0], around[0].span[0]
         ):
-            return part, around[0]
+            return self._of_the_whole_opened_on(claim, binding, around[0], around[1:i], joint)
         for j in range(i - 2, 0, -1):
             whole, between = around[j], around[j + 1 : i]
             if any(family(c.unit) == family(whole.unit) for c in between):
@@ -144,8 +169,35 @@ class VerifyState:
             if not RESTATED.fullmatch(text, whole.span[1], claim.span[0]):
                 return None
             if OF_WHOLE.fullmatch(text, around[j - 1].span[1], whole.span[0]):
-                return around[j - 1], whole
+                return WrittenShare.of(around[j - 1], whole)
         return None
+
+    def _of_the_whole_opened_on(
+        self,
+        claim: Claim,
+        binding: Binding,
+        whole: Claim,
+        between: Sequence[Claim],
+        joint: re.Match[str],
+    ) -> WrittenShare | None:
+        """The parts a share of the whole its sentence opens on may be of ("Of the 739
+        applications, 339 online, 227 at branches … — so 1 in 7 was broker-sourced"): the
+        amounts listed before it. The row its own words name is its part; else the figure it
+        is set beside as that figure's own ("227 (31%)"); else any listed figure may be."""
+        listed = tuple(c for c in between if c.per is None and family(c.unit) == family(whole.unit))
+        if not listed:
+            return None
+        after = bisect.bisect_right(self._starts, claim.span[0])
+        stop = min([*self._starts[after : after + 1], binding.sentence[1]])
+        end = OWN_WORDS_END.search(self.ctx.answer, claim.span[1], stop)
+        named = {m.key for m in self.ctx.labels_in(claim.span[1], end.start() if end else stop)}
+        named -= self.bindings[whole.id].entities  # "1 in 7 Auto 60 applications": the whole's
+        if named:
+            parts = tuple(c for c in listed if self.bindings[c.id].entities & named)
+            return WrittenShare(parts, whole, listed) if parts else None
+        if len(listed) == 1 or (listed[-1] is between[-1] and apposed(joint)):
+            return WrittenShare((listed[-1],), whole, listed)
+        return WrittenShare(listed, whole, listed)
 
     def for_another_period(self, binding: Binding) -> bool:
         """Does the claim's sentence name only periods the references are not for, none of them
