@@ -4,7 +4,8 @@ A number is a claim unless it only qualifies what is said: a date or period ("in
 "2026-03", "Q3", "the week of 16 November"), an id ("ID 2", "S-00042"), a list marker or a rank
 column ("1."), a scale anchor ("out of 5"), a number inside a name ("Route 66 Motors", "Model 3",
 "Suite 200", "Boeing 737-800"), a table's header or a band labelling its row ("1-50", "6+"),
-contact details, or a criterion the question set ("over 30 minutes", "top 5").
+a band of the things a count counts ("4 that are 30+ days past due"), contact details, or a
+criterion the question set ("over 30 minutes", "top 5").
 A number the question states as a value is still a claim when the answer states it, and so is
 the threshold of a yes/no question ("Did we sell more than 2,400?") that the answer compares
 the metric with ("just over the 2,400 mark"): a bound on its value. Missing a
@@ -18,6 +19,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from eval_pipeline.core.claims.bands import band_numbers
 from eval_pipeline.core.claims.layout import (
     Covered,
     Layout,
@@ -456,7 +458,7 @@ def _numbers_mentioned(
     years = _years_written(text, question)
     found = [*scan_numbers(text), *scan_fractions(text), *scan_multiples(text)]
     numbers = sorted(found, key=lambda n: n.start)
-    return [
+    kept = [
         n
         for n in numbers
         if not masks.overlaps((n.numeral_start, n.numeral_end))
@@ -464,6 +466,8 @@ def _numbers_mentioned(
         and not _is_pronoun_one(n, text)
         and not _echoes_criterion(n, text, criteria, thresholds)
     ]
+    bands = band_numbers(text, kept)
+    return [n for n in kept if n.numeral_start not in bands]
 
 
 # --------------------------------------------------------------------------- shares and ranges

@@ -204,6 +204,11 @@ _PARENTHETICAL = re.compile(r"\([^()]*\)")
 _ITS_OWN = re.compile(r"\s*\(\s*|['’]s?\s+")
 """What joins a label to a level it owns whatever else takes it: a bracket opened after it
 ("against Q1 2024 (69.3%) the gain is 1.6 points"), a possessive ("Lakeside's 305")."""
+_AFTER_ASIDE = re.compile(
+    r"[ \t]+[—–][ \t][^—–()\n;.]*[ \t][—–][ \t]+(?:[a-z][\w-]*[ \t]+){0,5}(?:[$€£][ \t]?)?"
+)
+"""Between a name and the figure its verb states past an aside between dashes ("Harbor Point
+— the biggest, with 571 loans — averages 3.1 days"): the aside keeps its own figures too."""
 _LINKING = re.compile(
     r"\s*(?:[a-z-]+\s+){0,2}(?i:in|for|during|at|on|by|as\s+of|over|across)\s+(?:the\s+)?"
 )
@@ -236,6 +241,11 @@ def _words_around(
             before = re.split(r"\b(?:across|in|at|with|of|for|from|over|to)\b", before)[-1]
     words = _WORD.findall(after)[:3] + _WORD.findall(before)[-6:]
     return tokens(" ".join(words))
+
+
+def _owns(between: str) -> bool:
+    """Does a name own the figure ``between`` leads to, whatever else takes the name?"""
+    return bool(_ITS_OWN.fullmatch(between) or _AFTER_ASIDE.fullmatch(between))
 
 
 def _clause(ctx: AnswerContext, position: int) -> tuple[int, int]:
@@ -277,7 +287,7 @@ def _attach(
             between = (
                 ctx.answer[end : claim.span[0]] if follows else ctx.answer[claim.span[1] : start]
             )
-            if follows and claim.kind == "numeric" and _ITS_OWN.fullmatch(between):
+            if follows and claim.kind == "numeric" and _owns(between):
                 owner = claim.id
             linked = not follows and bool(_LINKING.fullmatch(between))
             scored.append((separation(between), len(between), not linked, not follows, claim.id))
@@ -647,10 +657,21 @@ def _item_names(ctx: AnswerContext, position: int) -> tuple[set[str], list[Perio
     return entities, periods, position
 
 
+_ALSO_NAMED = re.compile(r"[ \t]*(?:\(|/|,)[ \t]*")
+"""Between two names of one thing: "Grace Patel (LO-102)", "LO-102 / Grace Patel"."""
+
+
 def _names_of(ctx: AnswerContext, item: ListItem) -> tuple[set[str], list[Period]]:
-    entities = {m.key for m in ctx.labels_in(item.start, item.end)}
+    """The one entity and the one period an item names; a name written with its code beside
+    it ("Grace Patel (LO-102)") names one entity."""
+    mentions = ctx.labels_in(item.start, item.end)
+    entities = {m.key for m in mentions}
+    one = len(mentions) == 2 and _ALSO_NAMED.fullmatch(
+        ctx.answer, mentions[0].end, mentions[1].start
+    )
     periods = list(dict.fromkeys(m.period for m in ctx.periods_in(item.start, item.end)))
-    return (entities if len(entities) == 1 else set()), (periods if len(periods) == 1 else [])
+    named = entities if len(entities) == 1 or one else set()
+    return named, (periods if len(periods) == 1 else [])
 
 
 _MAX_NESTED = 50

@@ -12,6 +12,7 @@ from eval_pipeline.core.oracle.candidates import comparable
 from eval_pipeline.core.oracle.derived import (
     Derived,
     Deriver,
+    says_relative,
     written_signed,
 )
 from eval_pipeline.core.oracle.derived_pairs import (
@@ -66,6 +67,7 @@ def changes(deriver: Deriver, claim: Claim, binding: Binding, unit: Unit | None)
         pairs = listed_pair(deriver, claim, binding) or pairs
     if not pairs and claim.kind == "comparison":
         pairs = row_gaps(deriver, binding) or to_last_stated(deriver, claim, binding)
+    relative_said = says_relative(deriver.ctx.answer, claim)
     for a, b, pinned, ordered in pairs:
         rate = a.unit in RATES
         factor = 100.0 if a.unit == "fraction" else 1.0
@@ -83,7 +85,7 @@ def changes(deriver: Deriver, claim: Claim, binding: Binding, unit: Unit | None)
                     "fraction",
                     (a, b),
                     "relative change",
-                    pinned and not rate,
+                    pinned and (not rate or relative_said),
                     ordered,
                 )
             )

@@ -20,6 +20,7 @@ from eval_pipeline.core.oracle.derived import (
     SUM_CUE,
     Derived,
     Deriver,
+    says_relative,
     written_signed,
 )
 from eval_pipeline.core.oracle.derived_changes import changes, ratios, spreads
@@ -191,7 +192,8 @@ def pins(
     if found.how == "share (column total)" and _names_another_column(state, claim, binding, found):
         return False  # "4% of billed rent unpaid": one column of its row over another
     if found.how == "relative change":
-        return unit in ("percent", "fraction") and found.facts[0].unit not in RATES
+        relative = found.facts[0].unit not in RATES or says_relative(text, claim)
+        return unit in ("percent", "fraction") and relative
     if found.how == "difference":
         return scale(unit, found.unit) is not None and not (
             unit == "percent" and found.unit == "points"

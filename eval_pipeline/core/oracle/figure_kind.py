@@ -42,6 +42,8 @@ _SPAN = (
     r"(?:quarter|year|period|half|(?:\w+\s+)?(?:days|weeks|months|quarters|years))\b"
 )
 _HEDGE = r"(?:(?i:about|around|roughly|nearly|almost|some|just|only|approximately)\s+)?"
+_LIMIT_WORDS = r"caps?|ceilings?|floors?|limits?|maximums?|minimums?"
+"""Nouns of a bound set on a figure, not a figure observed."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,20 @@ _CUES: tuple[_Cue, ...] = (
         ),
         50,
     ),
+    _Cue(  # "rules cap APRs at 36%", "capped at", "a ceiling of", "limited to", "a minimum of"
+        "limit",
+        "before",
+        re.compile(
+            rf"\b(?i:{_LIMIT_WORDS}|caps|capped|capping|limits|limited|limiting)\b"
+            rf"[^\d:;()\n]{{0,30}}?\b(?i:at|to|of)\s+{_HEDGE}$"
+        ),
+        50,
+    ),
+    _Cue(  # "a 36% cap", "a 600 minimum", "a $5,000 credit limit"
+        "limit",
+        "after",
+        re.compile(rf"[^\S\n]*(?:[A-Za-z-]+[^\S\n]+)?(?i:{_LIMIT_WORDS})\b"),
+    ),
     _Cue(  # "$3.10 per visit", "28 GB per line", "26.5 tickets per 10 units"
         "per_item",
         "after",
@@ -207,7 +223,10 @@ _OTHER_SIDE = re.compile(
 _RELATIONS: frozenset[Kind] = frozenset({"change", "gap", "difference", "step", "share", "ratio"})
 """Kinds that relate the figure to another value, as against kinds of level."""
 _PER_NAME = re.compile(r"(?i)per|avg|average|mean")
-_PLANNED_NAME = re.compile(r"(?i)budget|target|forecast|goal|threshold|quota|project|assum")
+_PLANNED_NAME = re.compile(
+    r"(?i)budget|target|forecast|goal|threshold|quota|project|assum"
+    rf"|(?:^|_|\b)(?:{_LIMIT_WORDS}|max|min)(?:_|\b|$)"
+)
 
 
 @dataclass(frozen=True)
@@ -306,7 +325,8 @@ def fact_kinds(fact: Fact, *, rows: int, balance: bool) -> frozenset[Kind]:
     """The kinds of figure a fact may be stated as: a level; a change too when it is named one
     or is a net balance; a share when it is a rate (or of no stated unit); a value per item when
     its name says so; a total when it is a lone figure, not one row of a series; a limit when
-    its name says it was set in advance; a ratio when it is one."""
+    its name says it was set in advance or bounds a figure (a cap, a maximum); a ratio when it is
+    one."""
     kinds: set[Kind] = {"level"}
     if is_change(fact) or balance:
         kinds |= {"change", "step"}

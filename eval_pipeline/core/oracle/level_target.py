@@ -17,7 +17,7 @@ from eval_pipeline.core.oracle.claim_words import (
     RESTATED,
     head_noun,
 )
-from eval_pipeline.core.oracle.facts import Fact, metric_words, tokens
+from eval_pipeline.core.oracle.facts import Fact, metric_words, stem, tokens
 from eval_pipeline.core.oracle.fit_choice import contenders, magnitude_ratio, of_its_magnitude
 from eval_pipeline.core.oracle.units import RATES, family
 from eval_pipeline.core.oracle.verify_state import VerifyState
@@ -74,6 +74,7 @@ def target_of(
         return None, "a figure for several named entities together, which no value is"
     if len(values) != 1:
         top = of_its_magnitude(claim, claim_unit(claim, binding), top)
+        top = _of_its_statistic(binding, top)
         top = _left_by_its_sentence(state, claim, binding, top)
         values = {round(f.fact.value, 9) for f in top}
     if len(values) != 1:
@@ -240,6 +241,25 @@ def _left_by_its_sentence(
     if len(left) == 1 and magnitude_ratio(claim, unit, left[0]) <= 1.5:
         return left
     return top
+
+
+_STATISTIC_NAME = re.compile(
+    r"(?i)(?:^|_|\b)(median|max|maximum|min|minimum|p\d{2}|percentile|mode)(?:_|\b|$)"
+)
+
+
+def _of_its_statistic(binding: Binding, top: list[Fit]) -> list[Fit]:
+    """Of several columns the claim may state, those whose name says no other statistic than
+    its words do: "16.1" under "Avg (h)" beside average and median hours is the average, a
+    median or a maximum being named when it is meant."""
+    said = {stem(w) for w in binding.meaning}
+
+    def other(fit: Fit) -> bool:
+        found = _STATISTIC_NAME.findall(fit.fact.quantity_name)
+        return any(stem(w.lower()) not in said for w in found)
+
+    plain = [f for f in top if not other(f)]
+    return plain if plain and len(plain) < len(top) else top
 
 
 def _named_beside(state: VerifyState, claim: Claim, binding: Binding, noun: str) -> bool:

@@ -283,7 +283,16 @@ def period_mentions(text: str) -> list[Mention]:
                 continue  # "march", "may" as words
             found.append(Mention(m.start(), m.end(), period))
             covered.add(m.span())
+    capitals = [x for x in found if _acronym_like(text, x)]
+    if len(capitals) == 1:  # "Avg APR": an acronym, unless months are written so ("JAN, FEB")
+        found.remove(capitals[0])
     return _ranges(text, sorted(found, key=lambda x: x.start))
+
+
+def _acronym_like(text: str, mention: Mention) -> bool:
+    """Is the mention a month's short name in capitals with no year ("APR", "MAR")?"""
+    written = text[mention.start : mention.end]
+    return mention.period.grain == "month" and mention.period.year is None and written.isupper()
 
 
 _MONTH_FIRST = re.compile(_MONTH, re.IGNORECASE)

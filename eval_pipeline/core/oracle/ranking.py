@@ -102,6 +102,8 @@ _MONEY_WORDS = frozenset(
         "value",
     }
 )
+_MONEY_NOUNS = frozenset({"money", "dollar", "dollars", "cash"})
+"""Words that say money and nothing else ("sales", "value" may count things too)."""
 _SCORE_WORDS = frozenset({"score", "rating", "rated", "satisfaction", "satisfact", "csat", "nps"})
 _RANK_PHRASE_WORDS = frozenset(
     {
@@ -379,12 +381,17 @@ def verify_ranking(
     figure: tuple[int, str | None] | None = None,
     previous: Claim | None = None,
     figure_unit: Unit | None = None,
+    clause_figures: Collection[tuple[tuple[int, str | None], Unit | None]] = (),
+    first: tuple[int, str | None] | None = None,
 ) -> Verdict:
     """A ranking claim's verdict: supported or contradicted only when one series and one
     position in it are what the claim names; ``figure`` is the series of the figure written
     beside it, which names the metric when its words do not (its ``figure_unit`` guesses it
     when the figure agrees with no series); ``previous`` is the ranking written before it,
-    whose words a continuation ("followed by X") ranks by."""
+    whose words a continuation ("followed by X") ranks by; ``clause_figures`` are the series
+    (and units) of the figures its own clause states for the entity after it, ``first`` the
+    series of the first ("X had the strongest borrowers, averaging 716.7"): that one ranks, and only
+    supports when its words name another."""
     text = claim.text
     continued = previous.text + " " if previous and CONTINUING.search(text) else ""
     start, end = claim.span
@@ -415,6 +422,7 @@ def verify_ranking(
     if not candidates:
         return _outside_a_cut(claim, entity, every, ctx, unverifiable)
     candidates = _timed(claim, candidates)
+    told = [s for s in candidates if s.facts[0].series == first]
     named = entity or ""
     clause_end = _CLAUSE_END.search(ctx.answer, end, end + MAX_SENTENCE)
     stop = clause_end.start() if clause_end else end
@@ -437,6 +445,8 @@ def verify_ranking(
     words -= set(tokens(named)) | set(tokens(claim.entity or "")) | label_words
     words |= set(_VALUE.findall(stretch.lower()))  # "by shipped value": money, no metric word
 
+    cash = _named_by_money(candidates, _words(text), clause_figures)
+    candidates = [cash] if cash else candidates
     kinds = {s.kind for s in candidates}
 
     def score(s: Series) -> tuple[int, bool]:
@@ -444,7 +454,7 @@ def verify_ranking(
         hints = words - _SIZE_WORDS
         if not any(hints & _HINTS[kind] for kind in kinds):
             hints = words
-        return (len(s.meaning & words), bool(hints & _HINTS[s.kind]))
+        return (len(s.meaning & words) + (s is cash), bool(hints & _HINTS[s.kind]))
 
     top = max(score(s) for s in candidates)
     specific = metric_words(frozenset(words)) - _GENERIC_RANK_WORDS  # "and December the best"
@@ -527,6 +537,18 @@ def verify_ranking(
         if not any(s is series for s in by_order):
             return _with(unverifiable, "its words name no metric the references rank")
         by_sentence = True
+    # its words name one column, the figure stated with it another and none of its clause
+    # the words' ("the strongest approved borrowers, averaging 716.7"): the figure's ranks,
+    # unless a word of a kind other than size fits the words' one only ("the highest denial
+    # rate (2 of 19, 11.8%)")
+    kinded = words - _SIZE_WORDS
+    worded = ""  # the column its words name, when the figure beside it names another
+    if (
+        told
+        and all(series.facts[0].series != other for other, _ in clause_figures)
+        and not (kinded & _HINTS[series.kind] and not kinded & _HINTS[told[0].kind])
+    ):
+        worded, series, by_sentence = series.name, told[0], True
     rated = words & _RATE_STEMS or _PART_OF_WHOLE.search(stretch)
     if rated and series.kind != "rate" and not series.meaning & _RATE_STEMS:
         return _with(unverifiable, f"it ranks a rate, which {series.name} is not")
@@ -575,6 +597,9 @@ def verify_ranking(
                 f"it may rank among the {len(shown)} the {by}, where it does not hold as "
                 f"among all; {reason}",
             )
+    if not holds and worded:
+        why = f"its words name {worded}, the figure stated with it {series.name}"
+        return _with(unverifiable, f"{why}; {reason}")
     if not holds and by_sentence:  # the sentence may name several metrics: no accusation
         return _with(
             unverifiable,
@@ -709,6 +734,23 @@ def _words(text: str) -> frozenset[str]:
     is also "grossmargin"), as a column names it."""
     words = tokens(text) | tokens(text.lower())
     return frozenset(w for w in words if not _FIGURE.fullmatch(w))
+
+
+def _named_by_money(
+    candidates: Sequence[Series],
+    words: Collection[str],
+    figures: Collection[tuple[tuple[int, str | None], Unit | None]],
+) -> Series | None:
+    """The one series of money when the claim's own words say money and name no column
+    ("moved the most money"): a column in a currency, or one a figure of its clause states in
+    one ("31 loans totalling $515,550"); of several in a currency, the one stated so."""
+    if not _MONEY_NOUNS & set(words) or any(s.meaning & set(words) for s in candidates):
+        return None
+    in_currency = [s for s in candidates if (s.facts[0].series, "currency") in figures]
+    money = [s for s in candidates if s.kind == "money" or s in in_currency]
+    if len(money) > 1:
+        money = [s for s in money if s in in_currency]
+    return money[0] if len(money) == 1 else None
 
 
 def _one_of_its_kind(

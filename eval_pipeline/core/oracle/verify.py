@@ -144,8 +144,8 @@ class _Verifier:
             if not noted:  # what a level would be is no truth of the change
                 self._truths.pop(claim.id, None)
         unit = claim_unit(claim, binding)
-        near = self.state.ctx.answer[max(0, claim.span[0] - 30) : claim.span[1] + 15]
-        check = Check(claim, unit, self.state.rule, polar=bool(POLAR_WORDS.search(near)))
+        polar = _polar(claim, self.state.ctx.answer, self.state.sentence_claims(binding))
+        check = Check(claim, unit, self.state.rule, polar=polar)
         reading, refused = self._reading(claim, binding), ""
         if claim.kind == "comparison":
             changes = [
@@ -518,6 +518,22 @@ def _inside_a_name(claim: Claim, ctx: AnswerContext) -> str:
     return ""
 
 
+_CLAUSE_BREAKS = re.compile(r"[,;:(]|\s[—–-]\s")
+
+
+def _polar(claim: Claim, answer: str, around: Sequence[Claim]) -> bool:
+    """Do the claim's own words say "improved", "better", "worse"? Those before it start after
+    the clause break that follows the claim before it (of those ``around`` it): "a 4.3-point
+    improvement, or roughly a quarter lower" says which way the points went, not the
+    quarter."""
+    start = max(0, claim.span[0] - 30)
+    earlier = max((c.span[1] for c in around if c.span[1] <= claim.span[0]), default=0)
+    if earlier > start:
+        breaks = [m.end() for m in _CLAUSE_BREAKS.finditer(answer, earlier, claim.span[0])]
+        start = breaks[-1] if breaks else earlier
+    return bool(POLAR_WORDS.search(answer, start, claim.span[1] + 15))
+
+
 def _figure_of(
     ranking: Claim, claims: Sequence[Claim], starts: Sequence[int], answer: str
 ) -> Claim | None:
@@ -536,6 +552,30 @@ def _figure_of(
         ):
             return figure
     return None
+
+
+_CLAUSE_JOINT = re.compile(
+    r";|[,—–][ \t]*(?i:and|but|while|whereas|so)\b|\b(?i:while|whereas|but)\b"
+)
+"""Where a ranking's clause ends: its figures come before ("X had the most orders, averaging
+$52"), another clause's after ("…, and its revenue was $50K")."""
+
+
+def _stated_with(ranking: Claim, claims: Sequence[Claim], ctx: AnswerContext) -> list[Claim]:
+    """The figures a ranking's own clause states after it, before another row is named (or
+    another period, for a ranked period): "X had the strongest borrowers in 2024, averaging
+    716.7", "the week of 23 December moved the most money: 31 loans totalling $515,550"."""
+    start, end = ranking.span
+    stop = ctx.layout.sentence_of(start)[1]
+    joint = _CLAUSE_JOINT.search(ctx.answer, end, stop)
+    stop = joint.start() if joint else stop
+    others = [m.start for m in ctx.labels_in(end, stop)]
+    if not ctx.labels_in(start, end):
+        others += [m.start for m in ctx.periods_in(end, stop)]
+    stop = min([*others, stop])
+    return [
+        c for c in claims if end <= c.span[0] < stop and c.kind == "numeric" and c.value is not None
+    ]
 
 
 def _ranking_before(ranking: Claim, rankings: Sequence[Claim]) -> Claim | None:
@@ -590,7 +630,14 @@ def verify_claims(
             series = state.stated_series.get(figure.id) if figure else None
             previous = _ranking_before(claim, rankings)
             unit = figure.unit if figure else None
-            verdicts.append(verify_ranking(claim, ctx, facts, blank, series, previous, unit))
+            with_it = _stated_with(claim, claims, ctx)
+            told = [
+                (state.stated_series[c.id], c.unit) for c in with_it if c.id in state.stated_series
+            ]
+            first = state.stated_series.get(with_it[0].id) if with_it else None
+            verdicts.append(
+                verify_ranking(claim, ctx, facts, blank, series, previous, unit, told, first)
+            )
         elif claim.value is None or claim.kind not in ("numeric", "comparison"):
             verdicts.append(_unverifiable(claim, "not a numeric claim", usable))
         else:

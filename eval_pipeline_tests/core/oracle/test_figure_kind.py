@@ -57,6 +57,13 @@ def _kinds(sentence: str, figure: str) -> frozenset[Kind]:
         # one item's amount is a part of any total
         ("Most of May's refunds were one $3.4K order.", "$3.4K", {"part"}),
         ("May's refunds came to $3.4K.", "$3.4K", {"level"}),
+        # a bound set on a figure ("cap … at", "a … ceiling", "a … minimum"), not one observed
+        ("Regulators cap late fees at $35.", "$35", {"limit"}),
+        ("Late fees came to $35 in May.", "$35", {"level"}),
+        ("Discounts carry a 40% ceiling.", "40%", {"limit"}),
+        ("Discounts averaged 40% in May.", "40%", {"level"}),
+        ("Lenders require a 620 minimum for approval.", "620", {"limit"}),
+        ("Limited stock left 620 orders open.", "620", {"level"}),
         # two kinds of figure at once: no kind is sure
         ("Uncollected fees came to $9 per member.", "$9", {"part", "per_item"}),
     ],
@@ -80,6 +87,8 @@ def test_a_reading_fits_only_one_held_kind(kinds: set[Kind], held: set[Kind], fi
 
 
 BY_SITE = ref({"Site A": 12_000.0, "Site B": 9_500.0}, "currency", name="revenue")
+FEES = ref({"North": 22.5, "South": 18.0}, "currency", name="avg_fee")
+FEE_CAPS = ref({"North": 30.0, "South": 25.0}, "currency", name="fee_cap")
 PICKUPS = ref({"North": 42, "South": 37}, "count", name="pickups", params={"year": 2025})
 
 
@@ -92,6 +101,10 @@ PICKUPS = ref({"North": 42, "South": 37}, "count", name="pickups", params={"year
         # a line headed by a change's name states the change, which no level is
         ("North pickup growth: 12.", [PICKUPS], [U]),
         ("North pickups: 12.", [PICKUPS], [C]),
+        # a cap is no level of the fees; a column named for a cap is stated as one
+        ("Rules cap North's fee at $35.", [FEES], [U]),
+        ("North's fee was $35.", [FEES], [C]),
+        ("Rules cap North's fee at $35.", [FEE_CAPS], [C]),
     ],
 )
 def test_accused_only_as_the_kind_it_is_held_against(
