@@ -573,6 +573,8 @@ def _range(text: str, low: ParsedNumber, high: ParsedNumber) -> Claim | None:
     between = search_before(_BETWEEN_BEFORE, text, low.start, 30)
     if between and re.fullmatch(r"\s+(?i:and)\s+", joint):
         start = between.start()
+    elif low.end > low.numeral_end and high.end == high.numeral_end:
+        return None  # "up 10.6% to 252,901": "X to Y" writes its unit last, or after both
     elif _RANGE_JOINT.fullmatch(joint) and not search_before(_FROM_BEFORE, text, low.start, 30):
         start = low.start
     else:
@@ -637,9 +639,14 @@ _COMPARATIVES = (
 claims over the year")."""
 _CHANGE_AFTER = re.compile(
     r"(?P<points>-?(?i:(?:percentage[\s-])?points?)\b)?"
-    rf"[\s-]+(?i:(?P<up_noun>{_UP_NOUNS})|(?P<down_noun>{_DOWN_NOUNS}|deterioration)|change|swing|"
-    rf"difference|gap|(?P<comparative>{_COMPARATIVES}))\b"
+    rf"(?:[^\S\n]|-)+(?i:(?P<up_noun>{_UP_NOUNS})|(?P<down_noun>{_DOWN_NOUNS}|deterioration)|"
+    rf"change|swing|difference|gap|(?P<comparative>{_COMPARATIVES}))\b"
+    r"(?![^\S\n]+(?i:ratios?|rates?)\b)"
 )
+"""Words after a number, on its line, that make it a change or a gap; not a change noun
+naming a rate ("a 55.2% loss ratio", "a 3% growth rate" are levels)."""
+_SHARE_AFTER = re.compile(r"\s+(?i:of)\s+(?:(?i:the|its|their|our|all)\s+)?[a-z]")
+"""A share's "of" and what it is of: "dropped 1.77% of calls" states a share, not a drop."""
 _AGAINST_AFTER = re.compile(
     r"\s+(?i:(?:against|versus|vs\.?|compared\s+(?:with|to)|relative\s+to|on|over|than)\s)"
 )
@@ -661,6 +668,13 @@ def _as_change(text: str, claim: Claim) -> Claim:
         before
         and (before["up"] or before["down"])
         and search_before(_PHRASAL_BEFORE, text, before.start(), 40)
+    ):
+        before = None
+    if (
+        before
+        and (before["up"] or before["down"])
+        and claim.unit in ("percent", "fraction")
+        and _SHARE_AFTER.match(text, claim.span[1])
     ):
         before = None
     after = _CHANGE_AFTER.match(text, claim.span[1])

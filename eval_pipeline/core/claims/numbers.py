@@ -203,6 +203,10 @@ states a gap, "went over 500" a change, "crept back up to 84" a new level; "Plus
 100%" is a bound."""
 
 
+_SUMS_BEFORE = re.compile(r"\b(?i:add(?:s|ed|ing)?|summ?(?:s|ed|ing)?)\s+$")
+"""A verb before "up to" that sums ("adds up to 107"): the total, not a bound."""
+
+
 _LAST_WORDS_OF_PREFIXES = frozenset(
     (
         *("than", "under", "below", "most", "to", "of", "over", "above", "least", "exceed"),
@@ -245,6 +249,12 @@ def prefix(text: str, start: int) -> tuple[bool, Bound | None, int]:
     for pattern, bound in _BOUNDS_BEFORE:
         found = pattern.search(head)
         if found and _COMPARED_BEFORE.search(head[: found.start()]):
+            continue
+        if (
+            found
+            and found.group().lower().startswith("up")
+            and _SUMS_BEFORE.search(head[: found.start()])
+        ):
             continue
         if found:
             hedge = HEDGE_BEFORE.search(head[: found.start()])

@@ -214,6 +214,20 @@ _LINKING = re.compile(
 )
 
 
+_LEFT_OUT = re.compile(
+    r"\b(?i:outside(?:\s+of)?|except(?:\s+for)?|excepting|excluding|apart\s+from|aside\s+from|"
+    r"other\s+than|besides|not\s+counting|leaving\s+(?:aside|out))\s+(?:(?i:the)\s+)?$"
+)
+"""Words before a name or period that leave it out of what the figures near it are for:
+"Outside July, months ranged from 8 to 20"."""
+
+
+def left_out(text: str, start: int) -> bool:
+    """Is the label or period at ``start`` named as what is left out ("except July",
+    "other than the North")? The figures of its clause are then for the rest, not for it."""
+    return bool(_LEFT_OUT.search(text, max(0, start - 30), start))
+
+
 def separation(between: str) -> int:
     """Clause breaks between a label and a number; an aside in brackets is not one."""
     between = _PARENTHETICAL.sub(" ", between)
@@ -420,9 +434,11 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
     for claim in claims:
         if not _table_binding(ctx, claim, bindings[claim.id]):
             prose.append(claim)
-    label_items = [(m.start, m.end, m.key) for m in ctx.labels]
-    period_items = [(m.start, m.end, m.period) for m in ctx.periods if m.start not in ctx.by_grain]
-    grain_items = [(m.start, m.end, m.period) for m in ctx.periods if m.start in ctx.by_grain]
+    named = [m for m in ctx.labels if not left_out(ctx.answer, m.start)]
+    label_items = [(m.start, m.end, m.key) for m in named]
+    dated = [m for m in ctx.periods if not left_out(ctx.answer, m.start)]
+    period_items = [(m.start, m.end, m.period) for m in dated if m.start not in ctx.by_grain]
+    grain_items = [(m.start, m.end, m.period) for m in dated if m.start in ctx.by_grain]
     stated = [c for c in prose if ctx.label_around(*c.span) is None]  # not "Route 66" in a name
     by_label = _attach(stated, label_items, ctx)
     taken: set[int] = set()
@@ -441,6 +457,8 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
                 lead_words[lead] = tokens(ctx.answer[lead[0] : lead[1]])
             binding.lead_start = lead[0]
             binding.lead_in = lead_words[lead]
+        elif ctx.layout.item_of(claim.span[0]) or ctx.layout.cell_of(claim.span[0]):
+            binding.lead_start = 0  # a list or table the answer opens with, no line before it
         else:
             binding.lead_start = start
         binding.context = binding.lead_in | tokens(ctx.answer[start:end]) | binding.meaning
@@ -459,7 +477,9 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
         binding.loose_periods = [
             m.period
             for m in ctx.periods_in(*binding.sentence)
-            if m.start not in taken and m.period.grain != "other"
+            if m.start not in taken
+            and m.period.grain != "other"
+            and not left_out(ctx.answer, m.start)
         ]
         line = ctx.layout.line_of(claim.span[0])
         head = heads.get(line) or _item_names(ctx, claim.span[0])
@@ -502,6 +522,8 @@ def _lead_in_periods(
         binding = bindings[claim.id]
         item = ctx.layout.item_of(claim.span[0])
         lead = ctx.layout.lead_in(claim.span[0])
+        if claim.kind == "numeric" and item is None:
+            _colon_lead_period(claim, binding, ctx)
         if claim.kind != "numeric" or binding.periods or item is None or lead is None:
             continue
         if _COMPARED.search(ctx.answer, item.start, claim.span[0]):
@@ -515,6 +537,26 @@ def _lead_in_periods(
             binding.periods = list(named)
 
 
+def _colon_lead_period(claim: Claim, binding: Binding, ctx: AnswerContext) -> None:
+    """ "Q4 2025 against Q4 2024: Saltillo rose 10.6% to 252,901": a level after a sentence's
+    lead-in that names a period and the base it is compared with is for that period, like a
+    list item's under such a line, when it names none of its own."""
+    start, text = binding.sentence[0], ctx.answer
+    colon = text.rfind(":", start, claim.span[0])
+    if colon < 0 or ctx.periods_in(colon, claim.span[0]):
+        return
+    if _COMPARED.search(text, colon, claim.span[0]):
+        return
+    mentions = [m for m in ctx.periods_in(start, colon) if m.period.grain != "other"]
+    named = {m.period for m in mentions if not written_as_base(text, m.start, start)}
+    if (
+        len(named) == 1
+        and len(mentions) > 1
+        and set(binding.periods) <= {m.period for m in mentions}
+    ):
+        binding.periods = list(named)
+
+
 _FROM = re.compile(r"\b(?i:from)\s+$")
 _TO = re.compile(r"\s*(?:[a-z][\w-]*\s+)?(?i:to)\s+")
 
@@ -526,6 +568,8 @@ def _from_to(claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerC
     ordered = sorted(claims, key=lambda c: c.span)
     for first, second in itertools.pairwise(ordered):
         if not _FROM.search(ctx.answer[max(0, first.span[0] - 12) : first.span[0]]):
+            continue
+        if _each_its_period(first, second, bindings, ctx):
             continue
         if not _TO.fullmatch(ctx.answer[first.span[1] : second.span[0]]):
             continue
@@ -541,6 +585,34 @@ def _from_to(claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerC
             earlier, later = sorted(named, key=lambda p: p.bounds(p.year or 2000)[0])
             bindings[first.id].periods = [earlier]
             bindings[second.id].periods = [later]
+
+
+_IN_PERIOD = re.compile(r"\s*(?:[a-z][\w-]*\s+)?(?:(?i:in|for|during|at|on)\s+)?")
+_THEN_TO = re.compile(r",?\s+(?i:to)\s+")
+
+
+def _each_its_period(
+    first: Claim, second: Claim, bindings: dict[str, Binding], ctx: AnswerContext
+) -> bool:
+    """ "from 748 orders in 2024 to 936 in 2025": each number of a "from … to …" is for the
+    period written right after it, and the second states the first's quantity."""
+    text = ctx.answer
+    between = ctx.periods_in(first.span[1], second.span[0])
+    after = ctx.periods_in(second.span[1], second.span[1] + 20)
+    if len(between) != 1 or not after:
+        return False
+    period, then = between[0], after[0]
+    if not (
+        _IN_PERIOD.fullmatch(text, first.span[1], period.start)
+        and _THEN_TO.fullmatch(text, period.end, second.span[0])
+        and _IN_PERIOD.fullmatch(text, second.span[1], then.start)
+    ):
+        return False
+    bindings[first.id].periods = [period.period]
+    bindings[second.id].periods = [then.period]
+    bindings[second.id].meaning |= bindings[first.id].meaning
+    bindings[second.id].context |= bindings[first.id].meaning
+    return True
 
 
 _PARALLEL = re.compile(

@@ -56,6 +56,8 @@ OF_WHOLE = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?i:of|out\s+of)\s+(?:[\w'’&.-]+
 """Between a part and its whole: "490 of Riverside Clinic's 1,565", "93 late out of 400"."""
 OF_AFTER = re.compile(r"\s+(?i:of|out\s+of)\s+(?:[\w'’&.-]+\s+){0,3}?")
 """Between a share and the whole after it: "42% of the hotel's $2.32M"."""
+THAN = re.compile(r"(?:\s+[a-z][\w-]*){0,2}?\s+(?i:than)\s+")
+"""From a comparison's number to the words of what it is compared with: "40 more than …"."""
 OF_START = re.compile(r"\s*(?i:of|out\s+of)\s+(?:the\s+|all\s+|our\s+)?")
 """A sentence opening on its whole: "Of the 802 claims opened in 2025, …"."""
 OF_PHRASE = re.compile(r"\s+(?i:of)\s+[^,;:.!?()]+")

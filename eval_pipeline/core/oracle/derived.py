@@ -22,7 +22,13 @@ from dataclasses import dataclass, replace
 
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding
-from eval_pipeline.core.oracle.facts import Fact, by_series, fmt_value, metric_words
+from eval_pipeline.core.oracle.facts import (
+    Fact,
+    by_series,
+    column_period,
+    fmt_value,
+    metric_words,
+)
 from eval_pipeline.core.oracle.periods import Period
 from eval_pipeline.core.oracle.units import AMOUNTS, family
 
@@ -46,7 +52,8 @@ class Derived:
 
 
 SUM_CUE = re.compile(
-    r"\b(?i:together|combined|in\s+total|total(?:led|ling|s)?|altogether|all\s+told|between\s+"
+    r"\b(?i:together|combined|in\s+total|total(?:led|ling|s)?|add(?:s|ed|ing)?\s+up|altogether|"
+    r"all\s+told|between\s+"
     r"them|in\s+all|sum|overall|across\s+(?:both|all|the)|network|group|company|whole|entire|"
     r"all)\b"
 )
@@ -69,6 +76,10 @@ def says_relative(text: str, claim: Claim) -> bool:
 
 GAP_CUE = re.compile(r"\b(?i:gap|difference|apart|spread|separat\w*|margin)\b")
 """Words naming the size of a gap between two values."""
+WHOLE_ORGANISATION = re.compile(
+    r"\b(?i:network|group|company|chain|organi[sz]ation)(?:-wide)?\b|\b(?i:\w+-wide)\b"
+)
+"""Words of a figure for everything: "group-wide", "across the network", "company-wide"."""
 _JOINED = re.compile(r",\s+(?i:and|but|while|whereas|whilst)\b")
 _NOT_ADDITIVE = re.compile(
     r"(?i)(?<![a-z])(?:avg|average|mean|median|rates?|pct|percent(?:age)?|ratios?|scores?|"
@@ -103,10 +114,24 @@ def same_metric(a: Fact, b: Fact) -> bool:
     if a.series == b.series:
         return True
     ra, rb = a.source.reference, b.source.reference
-    if ra.kind != "sql" and ra.kind == rb.kind and ra.target == rb.target and a.column == b.column:
-        return True
+    if ra.kind == rb.kind and ra.target == rb.target and a.column == b.column:
+        return True  # one function, or one query's text, called with other params
+    if a.column != b.column and a.column and b.column and a.source is b.source:
+        return _one_quantity_in_two_periods(a, b)
     shared = metric_words(a.meaning & b.meaning)
     return bool(shared) and (a.column or "") == (b.column or "")
+
+
+def _one_quantity_in_two_periods(a: Fact, b: Fact) -> bool:
+    """Two columns of one table whose names differ only by the period each holds
+    ("orders_2024", "orders_2025"): one quantity."""
+    pa, pb = column_period(a), column_period(b)
+    return (
+        pa is not None
+        and pb is not None
+        and pa != pb
+        and metric_words(a.own_meaning) == metric_words(b.own_meaning)
+    )
 
 
 def amount(fact: Fact) -> bool:
@@ -189,11 +214,14 @@ class Deriver:
 
     def named(self, binding: Binding) -> tuple[list[str], list[Period]]:
         """Entities and periods named in the claim's sentence, else in the question; not a
-        period named by its grain alone ("over the quarter"), which holds the ones compared."""
+        period named by its grain alone ("over the quarter"), which holds the ones compared,
+        nor one named only relative to another ("year on year"), which is none of them."""
         start, end = binding.sentence
         entities = [m.key for m in self.ctx.labels_in(start, end)]
         periods = [
-            m.period for m in self.ctx.periods_in(start, end) if m.start not in self.ctx.by_grain
+            m.period
+            for m in self.ctx.periods_in(start, end)
+            if m.start not in self.ctx.by_grain and m.period.grain != "other"
         ]
         if not entities:
             entities = [m.key for m in self.ctx.asked_labels]

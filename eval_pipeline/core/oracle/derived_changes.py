@@ -16,15 +16,19 @@ from eval_pipeline.core.oracle.derived import (
     written_signed,
 )
 from eval_pipeline.core.oracle.derived_pairs import (
+    against_baseline,
     against_overall,
+    level_reached,
     listed_pair,
     lone_partner,
     named_pairs,
     own_pair,
     row_gaps,
     stated_pair,
+    than_named,
     to_extreme,
     to_last_stated,
+    to_new_level,
 )
 from eval_pipeline.core.oracle.derived_periods import previous, to_base
 from eval_pipeline.core.oracle.facts import tokens
@@ -41,8 +45,10 @@ movement, not a gap."""
 def changes(deriver: Deriver, claim: Claim, binding: Binding, unit: Unit | None) -> list[Derived]:
     """Differences (in the facts' unit, or points for rates) and relative changes (%)."""
     out: list[Derived] = []
-    own = own_pair(deriver, claim, binding)
-    pairs = own or against_overall(deriver, claim, binding, named_pairs(deriver, binding))
+    reached = to_new_level(deriver, claim, binding)
+    own = own_pair(deriver, claim, binding) if reached is None else reached
+    named = than_named(deriver, claim, binding, named_pairs(deriver, binding))
+    pairs = own or against_overall(deriver, claim, binding, named)
     extreme = to_extreme(deriver, claim, binding)
     if extreme is not None:
         pairs = own = extreme
@@ -53,6 +59,9 @@ def changes(deriver: Deriver, claim: Claim, binding: Binding, unit: Unit | None)
         deriver.ctx.answer, max(0, claim.span[0] - 25), claim.span[0]
     ):
         pairs = [p for p in pairs if p[3]]  # "APAC lost 8": its own change, no gap to LATAM
+    base = against_baseline(deriver, claim, binding)  # "Against a rate of 1.50%: - South +0.42"
+    if any(p[2] for p in base) and not own:  # what its words set up, over the rows they name
+        pairs, base = base, []
     if not pairs or not any(p[2] for p in pairs):
         pairs = to_base(deriver, claim, binding) or pairs
     if not pairs:
@@ -66,7 +75,15 @@ def changes(deriver: Deriver, claim: Claim, binding: Binding, unit: Unit | None)
     if not any(p[2] for p in pairs):  # "- 2024: 565 / - 2025: 695 / - Growth: 23%"
         pairs = listed_pair(deriver, claim, binding) or pairs
     if not pairs and claim.kind == "comparison":
-        pairs = row_gaps(deriver, binding) or to_last_stated(deriver, claim, binding)
+        pairs = (
+            row_gaps(deriver, binding)
+            or to_last_stated(deriver, claim, binding)
+            or lone_partner(deriver, binding)  # "Annual plans last 55 days longer": than monthly
+        )
+    pairs = [*pairs, *base]  # the gap to the figure set up before, its words pointing to none
+    ends = level_reached(deriver, claim)
+    if ends is not None:  # "Tier A rose 17% to 511": only a pair ending at what 511 states
+        pairs = [(a, b, pinned and any(a is f for f in ends), o) for a, b, pinned, o in pairs]
     relative_said = says_relative(deriver.ctx.answer, claim)
     for a, b, pinned, ordered in pairs:
         rate = a.unit in RATES

@@ -3,6 +3,7 @@ entities or periods, a named figure beside the overall one, two levels written b
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Iterable, Sequence
@@ -10,20 +11,43 @@ from dataclasses import replace
 
 from eval_pipeline.core.models import Claim
 from eval_pipeline.core.oracle.binding import Binding
+from eval_pipeline.core.oracle.claim_words import THAN
 from eval_pipeline.core.oracle.derived import (
     MAX_RUN,
     Deriver,
     same_family,
     same_metric,
 )
-from eval_pipeline.core.oracle.facts import Fact, metric_words
+from eval_pipeline.core.oracle.facts import (
+    Fact,
+    column_period,
+    is_total_row,
+    metric_words,
+    names_every_row,
+    scope_labels,
+)
 from eval_pipeline.core.oracle.periods import Period, is_later
 from eval_pipeline.core.oracle.units import family
 
-_OVERALL_AFTER = re.compile(
-    r"(?:\s+(?i:than|the|vs\.?|against|of|for))*\s+(?i:network|chain|company|group|overall|all)\b"
+OVERALL_WORDS = (
+    r"(?:(?i:network|chain|company|group|overall|all)\b|[a-z]+-wide\b|[a-z]+\s+(?i:average|mean)\b)"
 )
-"""After a gap, the overall figure it is to: "below the network", "than the chain"."""
+"""Words naming the figure for everything: "the network", "platform-wide", "the chain average"."""
+_OVERALL_AFTER = re.compile(rf"(?:\s+(?i:than|the|vs\.?|versus|against|of|for))*\s+{OVERALL_WORDS}")
+"""After a gap, the overall figure it is to: "below the network", "than the chain", "versus
+the overall average", "below the platform-wide 68.9", "against the platform average" (words
+naming no label: "the Northeast average" is a row's)."""
+_SETS_A_BASE = re.compile(
+    r"[\s*_#>-]*(?i:against|versus|vs\.?|compared\s+(?:with|to)|relative\s+to|benchmarked\s+"
+    r"against)\b"
+)
+"""Words opening a lead-in that sets up what the figures after it are measured against:
+"Against a 2024 network rate of 1.50%:"."""
+_WHOLE_NAMED = re.compile(rf"\b(?i:the)\s+{OVERALL_WORDS}")
+"""The figure for everything named in words: "below the group rate", "than the network"."""
+_POINTS_BACK = re.compile(r"[\s*_]*(?i:that|it)\b(?![\s*_]*(?:of|for|['’]s)\b)")
+"""A pronoun right after a comparative, for the figure stated last: "33.6 minutes above that",
+"0.9 minutes below it" (not "above that of West")."""
 _TO_EXTREME = re.compile(
     r"\b(?i:below|above|under|off|from|than|on)\s+(?i:the|its|their)\s+(?:[\w-]+\s+)?"
     r"(?i:(peak|high|top|maximum|record|low|trough|bottom|minimum))s?\b"
@@ -34,6 +58,32 @@ _TO_EXTREME = re.compile(
 def _overall(fact: Fact) -> bool:
     """A figure for everything: no row label, no entity scope."""
     return not fact.labels and not fact.scope
+
+
+def _unnarrowed(fact: Fact) -> bool:
+    """A figure no entity param narrows, whatever the label its reference gives it: a function
+    called with none ("all clubs"), or a query whose label names every row ("All regions"; a
+    query's own filters may be written in its text, so another label may name an entity)."""
+    if fact.labels or fact.filters:
+        return False
+    own = scope_labels(fact.source)
+    return fact.source.reference.kind != "sql" or all(map(names_every_row, own))
+
+
+def _whole_of(row: Fact, other: Fact) -> bool:
+    """Is ``other`` the figure for everything beside ``row``: overall, or unnarrowed beside a
+    row its labels or entity params narrow ("all clubs" beside ``club: Route 66``)?"""
+    return _overall(other) or (_unnarrowed(other) and bool(row.filters | row.labels))
+
+
+def _baseline_of(row: Fact, other: Fact) -> bool:
+    """Is ``other`` the figure for everything of the quantity and period ``row`` is one part
+    of: the overall value beside the row's, or its column's total row?"""
+    if other is row or other.periods != row.periods or _overall(row) or is_total_row(row):
+        return False
+    if other.series == row.series:
+        return is_total_row(other)
+    return _wider(row, other) and (same_metric(row, other) or _overall_figure_of(row, other))
 
 
 def _overall_figure_of(row: Fact, overall: Fact) -> bool:
@@ -62,8 +112,7 @@ def named_pairs(deriver: Deriver, binding: Binding) -> list[tuple[Fact, Fact, bo
         if not (same_metric(a, b) or _overall_figure_of(a, b) or _overall_figure_of(b, a)):
             continue
         same_period = a.periods == b.periods or (pa == pb and pa is not None)
-        overall_b = not b.labels and not b.scope
-        overall_a = not a.labels and not a.scope
+        overall_b, overall_a = _whole_of(a, b), _whole_of(b, a)
         if ea is not None and eb is not None and ea != eb and same_period:
             pinned = len(entities) == 2
             found += [(a, b, pinned, False), (b, a, pinned, False)]
@@ -81,6 +130,9 @@ def named_pairs(deriver: Deriver, binding: Binding) -> list[tuple[Fact, Fact, bo
             later, earlier = (a, b) if is_later(pa, pb) else (b, a)
             own = not binding.entities or ea in binding.entities  # "X (+16%)": X's change
             found.append((later, earlier, len(periods) == 2 and own, True))
+    rows = {(a.labels, a.scope) for a, _, _, ordered in found if ordered}
+    if not entities and len(rows) > 1:  # each row's change between the periods: whose, unsaid
+        return [(a, b, False, ordered) for a, b, _, ordered in found]
     return found
 
 
@@ -106,11 +158,7 @@ def _told_apart(
     tags = [_for(deriver, f, entities, periods) for f in deriver.facts]
     named = [i for i, (e, p) in enumerate(tags) if e is not None or p is not None]
     for_entity = [i for i in named if tags[i][0] is not None]
-    overall = [
-        i
-        for i, f in enumerate(deriver.facts)
-        if not f.labels and not f.scope and tags[i] == (None, None)
-    ]
+    overall = [i for i, f in enumerate(deriver.facts) if _unnarrowed(f) and tags[i] == (None, None)]
     pairs = set(itertools.combinations(named, 2))
     pairs |= {(min(i, j), max(i, j)) for i in for_entity for j in overall}
     return [(deriver.facts[i], deriver.facts[j], tags[i], tags[j]) for i, j in sorted(pairs)]
@@ -134,10 +182,121 @@ def against_overall(
     ]
 
 
+_OBJECT_START = re.compile(r"(?i:the\s+|that\s+of\s+|those\s+of\s+|at\s+|in\s+|for\s+)?")
+
+
+def than_named(
+    deriver: Deriver, claim: Claim, binding: Binding, pairs: list[tuple[Fact, Fact, bool, bool]]
+) -> list[tuple[Fact, Fact, bool, bool]]:
+    """The pairs, the claim's entity against the row named right after its "than" pinned and
+    ordered ("Chat takes 3.1 minutes more than phone and about twice as long as email"): those
+    words say which row it is measured against, however many rows the sentence names."""
+    text = deriver.ctx.answer
+    than = THAN.match(text, claim.span[1], binding.sentence[1])
+    if than is None:
+        return pairs
+    skipped = _OBJECT_START.match(text, than.end())
+    start = skipped.end() if skipped else than.end()
+    named = deriver.ctx.labels_in(than.end(), start + 1)
+    if not named:
+        return pairs
+    other = named[0].key
+    mine = binding.entities - {other}
+    if len(mine) != 1:
+        return pairs
+    subject = next(iter(mine))
+    return [
+        (a, b, True, True)
+        if a.is_for(subject) and b.is_for(other) and not (a.is_for(other) or b.is_for(subject))
+        else (a, b, pinned, ordered)
+        for a, b, pinned, ordered in pairs
+    ]
+
+
 def _wider(a: Fact, b: Fact) -> bool:
     """Is ``b`` a figure over more than ``a``: overall, or scoped by fewer of the same labels
     ("sales" beside "sales / Lakeside")?"""
-    return _overall(b) or (not b.labels and b.scope < a.scope | a.labels)
+    return _whole_of(a, b) or (not b.labels and b.scope < a.scope | a.labels)
+
+
+def against_baseline(
+    deriver: Deriver, claim: Claim, binding: Binding
+) -> list[tuple[Fact, Fact, bool, bool]]:
+    """For a gap of the one row its clause names to a figure set up apart from it: the figure
+    its list's lead-in (or its sentence before a colon) states after "against", "versus"…
+    ("Against a network rate of 1.50%: - Southeast 1.83% (+0.42 pts)"), else the figure a
+    pronoun after it points back to, the one of its quantity mentioned last ("The average
+    outage lasted 128.3 minutes. South ran 33.6 minutes above that"), both pinned; else the
+    figure for everything stated before it, which may support the claim but never accuses it.
+    The row's value is the subject."""
+    if len(binding.entities) != 1:
+        return []
+    entity = next(iter(binding.entities))
+    rows = [a for key in deriver.rows_naming.get(entity, ()) for a in deriver.rows[key]]
+    lead = _base_lead(deriver, claim, binding)
+    if lead is not None:
+        set_up = deriver.first_anchors(deriver.facts, *lead)
+        bases = [(a, b) for a in rows for b in deriver.facts if id(b) in set_up]
+        found = [(a, b, True, True) for a, b in bases if _beside(a, b, entity)]
+        if found:
+            return found
+    if _POINTS_BACK.match(deriver.ctx.answer, claim.span[1]):
+        found = [(a, b, True, True) for a in rows if (b := _mentioned_last(deriver, claim, a))]
+        if found:
+            return found
+    before = deriver.first_anchors(deriver.facts, 0, claim.span[0])
+    return [
+        (a, b, False, True)
+        for a in rows
+        for b in deriver.facts
+        if id(b) in before and _baseline_of(a, b)
+    ]
+
+
+def _beside(row: Fact, other: Fact, entity: str) -> bool:
+    """Is ``other`` a figure of the row's quantity and period for another row or for every
+    row, so one the row's value may be measured against?"""
+    return (
+        other.periods == row.periods
+        and not other.is_for(entity)
+        and (same_metric(row, other) or _overall_figure_of(row, other))
+    )
+
+
+def _base_lead(deriver: Deriver, claim: Claim, binding: Binding) -> tuple[int, int] | None:
+    """The words setting up what the claim is measured against: its list's lead-in line, else
+    its sentence up to a colon before it, when they open with "against", "versus"…"""
+    text = deriver.ctx.answer
+    lead = (
+        deriver.ctx.layout.lead_in(claim.span[0])
+        if deriver.ctx.layout.item_of(claim.span[0])
+        else None
+    )
+    if lead is None:
+        colon = text.rfind(":", binding.sentence[0], claim.span[0])
+        lead = (binding.sentence[0], colon) if colon >= 0 else None
+    if lead is None or not _SETS_A_BASE.match(text, lead[0], lead[1]):
+        return None
+    return lead
+
+
+def _mentioned_last(deriver: Deriver, claim: Claim, row: Fact) -> Fact | None:
+    """The figure of the row's quantity and period mentioned last before the claim, apart from
+    the row's own: a value an earlier claim states, or the figure for everything named in
+    words ("below the group rate"); what a pronoun after the claim points back to."""
+    entity = next(iter(row.labels or row.scope), "")
+    last: tuple[int, Fact | None] = (-1, None)
+    for fact in deriver.facts:
+        if fact is row or not _beside(row, fact, entity):
+            continue
+        found = [p for p in deriver.anchors.get(id(fact), ()) if p < claim.span[0]]
+        if found and max(found) > last[0]:
+            last = (max(found), fact)
+    wholes = [f for f in deriver.facts if _baseline_of(row, f)]
+    named = [m.start() for m in _WHOLE_NAMED.finditer(deriver.ctx.answer, 0, claim.span[0])]
+    if len(wholes) == 1 and named and named[-1] > last[0]:
+        return wholes[0]
+    return last[1]
 
 
 def stated_pair(
@@ -186,6 +345,52 @@ def listed_pair(
     return stated_pair(deriver, claim, replace(binding, clause=(before[-1].start, claim.span[0])))
 
 
+_TO_LEVEL = re.compile(r"\s+(?i:to)\s+$")
+
+
+def level_reached(deriver: Deriver, claim: Claim) -> list[Fact] | None:
+    """The facts a change's written end level states ("rose 17% to 511": those 511 states),
+    or None when no level follows it."""
+    starts = deriver.ctx.values
+    i = bisect.bisect_left(starts, claim.span[1])
+    if i >= len(starts) or not _TO_LEVEL.search(deriver.ctx.answer, claim.span[1], starts[i]):
+        return None
+    return [f for f in deriver.facts if starts[i] in deriver.anchors.get(id(f), ())]
+
+
+def to_new_level(
+    deriver: Deriver, claim: Claim, binding: Binding
+) -> list[tuple[Fact, Fact, bool, bool]] | None:
+    """For a change followed by the level it reached ("a peak of 24,045, then a drop of about
+    23% to 18,560"; "up 10.6% to 252,901"): that level against the value of its row and
+    quantity stated last before the change in its statement, the later period the subject.
+    None when no level follows: the values before the change are then its ends."""
+    reached = level_reached(deriver, claim)
+    if reached is None:
+        return None
+    start, _ = deriver.sentence_phrase(claim, binding)
+    before = deriver.first_anchors(deriver.facts, start, claim.span[0])
+    out = []
+    for a in reached:
+        bases = [
+            b
+            for b in deriver.facts
+            if id(b) in before
+            and b is not a
+            and (b.labels, b.scope) == (a.labels, a.scope)
+            and same_metric(a, b)
+        ]
+        if not bases:
+            continue
+        b = max(bases, key=lambda f: before[id(f)])
+        pa, pb = (f.row_period or column_period(f) or next(iter(f.periods), None) for f in (a, b))
+        if pa is None or pb is None:
+            out.append((a, b, False, True))  # "to" names the end; which came first, unsaid
+        elif is_later(pa, pb):
+            out.append((a, b, True, True))
+    return out
+
+
 def own_pair(
     deriver: Deriver, claim: Claim, binding: Binding
 ) -> list[tuple[Fact, Fact, bool, bool]]:
@@ -203,10 +408,12 @@ def own_pair(
     a, b = sorted((f for f in deriver.facts if id(f) in at), key=lambda f: at[id(f)])
     if a.labels != b.labels or a.scope != b.scope or not same_family(a, b):
         return []
-    pa, pb = (f.row_period or next(iter(f.periods), None) for f in (a, b))
+    pa, pb = (f.row_period or column_period(f) or next(iter(f.periods), None) for f in (a, b))
     if pa is not None and pb is not None and pa != pb:
         if not same_metric(a, b):
             return []
+        if a.source is b.source and a.column != b.column and not mentions:
+            return []  # "| Total | 402 | 490 |" names no row: its sums anchor none of these
         return [(a, b, True, True) if is_later(pa, pb) else (b, a, True, True)]
     if a.source is not b.source or a.column == b.column or family(a.unit) is None:
         return []  # of one period: two quantities of one row, each of a known unit

@@ -49,12 +49,32 @@ def _in(period: Period, named: Period) -> bool:
     return period.grain == named.grain and period.within(named)
 
 
+_RELATIVE_GRAIN = re.compile(r"(?i)year|quarter|month|week|period")
+
+
 def previous(deriver: Deriver, binding: Binding) -> list[tuple[Fact, Fact, bool, bool]]:
-    """For a change stated beside one period ("2024: $91.2M (+12.6%)"): that period's
-    value and the one just before it in the same metric."""
-    if len(binding.periods) != 1 or _a_base(deriver, binding, binding.periods[0]):
+    """For a change stated beside one period ("2024: $91.2M (+12.6%)", "2025 volume jumped 56%
+    on the previous year"): that period's value and the one just before it in the same metric
+    — a year before when the words measure it "year on year" or from "a year earlier", and
+    none when they name another grain than the period's ("Q1 up 5% on the previous month")."""
+    named = [p for p in binding.periods if p.grain != "other"]
+    if len(named) != 1 or _a_base(deriver, binding, named[0]):
         return []
-    period = binding.periods[0]
+    period = named[0]
+    text = deriver.ctx.answer
+    relative = {
+        m.group().lower()
+        for mention in deriver.ctx.periods_in(*binding.clause)
+        if mention.period.grain == "other"
+        and (m := _RELATIVE_GRAIN.search(text, mention.start, mention.end)) is not None
+    }
+    if len(relative) > 1:
+        return []
+    grain = relative.pop() if relative else None
+    yearly = grain == "year" and period.grain != "year"
+    weekly = grain == "week" and period.grain == "day"  # weekly rows start on a day
+    if grain not in (None, "period", period.grain) and not (yearly or weekly):
+        return []
     out = []
     for fact in deriver.facts:
         own = [fp for fp in fact.periods if fp.within(period) and period.within(fp)]
@@ -72,7 +92,9 @@ def previous(deriver: Deriver, binding: Binding) -> list[tuple[Fact, Fact, bool,
         if earlier:
             latest = max(earlier, key=lambda pair: pair[0].bounds(pair[0].year or 2000)[0])
             year_before = [o for p, o in earlier if is_year_before(p, own[0])]
-            if year_before and not is_adjacent(latest[0], own[0]):
+            if yearly:
+                out += [(fact, o, True, True) for o in year_before[:1]]
+            elif year_before and not is_adjacent(latest[0], own[0]):
                 out.append((fact, year_before[0], True, True))  # January 2025 on January 2024
             else:
                 out.append((fact, latest[1], is_adjacent(latest[0], own[0]), True))

@@ -13,17 +13,26 @@ from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.agreement import Check
 from eval_pipeline.core.oracle.binding import Binding
 from eval_pipeline.core.oracle.candidates import bare_decimal, known_scale
-from eval_pipeline.core.oracle.claim_words import OF_ANOTHER, OF_PHRASE, OF_START, head_noun
+from eval_pipeline.core.oracle.claim_words import (
+    OF_ANOTHER,
+    OF_PHRASE,
+    OF_START,
+    RESTATED,
+    THAN,
+    head_noun,
+)
 from eval_pipeline.core.oracle.derived import (
     GAP_CUE,
     RELATIVE_CUE,
     SUM_CUE,
+    WHOLE_ORGANISATION,
     Derived,
     Deriver,
     says_relative,
     written_signed,
 )
 from eval_pipeline.core.oracle.derived_changes import changes, ratios, spreads
+from eval_pipeline.core.oracle.derived_pairs import OVERALL_WORDS
 from eval_pipeline.core.oracle.derived_periods import period_led
 from eval_pipeline.core.oracle.derived_shares import parts_of_a_mix, shares
 from eval_pipeline.core.oracle.derived_sums import means, per_item, sums
@@ -37,12 +46,7 @@ _SHARE_CUE = re.compile(
 )
 _OF_ITS_OWN = re.compile(r"\s+(?i:of)\s+(?i:its|their|his|her)\b")
 """After a share of the entity's own quantity ("42% of their energy"), not of everyone's."""
-_THAN = re.compile(r"(?:\s+[a-z][\w-]*){0,2}?\s+(?i:than)\s+")
-"""From a comparison's number to the words of what it is compared with: "40 more than …"."""
-_WHOLE_ORGANISATION = re.compile(
-    r"\b(?i:network|group|company|chain|organi[sz]ation)(?:-wide)?\b|\b(?i:\w+-wide)\b"
-)
-"""Words of a figure for everything: "group-wide", "across the network", "company-wide"."""
+_OVERALL = re.compile(rf"(?i:the\s+)?{OVERALL_WORDS}")
 _CLAUSE_STOP = re.compile(r"[,;:.!?()]|\s[—–-]\s|\b(?i:and|but|while|whereas)\b")
 _PER_PERIOD = re.compile(
     r"\b(?i:(?:a|per|each|every)\s+(?:day|week|month|quarter|year)|monthly|weekly|daily|"
@@ -100,7 +104,7 @@ def candidates(
         or (fam == "rate" and GAP_CUE.search(near))
     ):
         out += changes(deriver, claim, binding, unit)
-    if fam != "ratio" and _SPREAD_CUE.search(text, binding.sentence[0], claim.span[0]):
+    if fam != "ratio" and _names_a_spread(deriver, claim, binding):
         out += spreads(deriver, binding, None if bare_decimal(claim) else unit)
     if unit == "ratio" or _RATIO.search(text[claim.span[0] : claim.span[1] + 12]):
         out += ratios(deriver, claim, binding)
@@ -122,6 +126,15 @@ def candidates(
         ):
             out += changes(deriver, claim, binding, unit)
     return out
+
+
+def _names_a_spread(deriver: Deriver, claim: Claim, binding: Binding) -> bool:
+    """Do the words before the claim in its sentence name a spread, with no other figure
+    between ("the spread is 0.6 days"; not "a spread of 0.6 days, so about 12 days each",
+    whose spread is the 0.6)?"""
+    text = deriver.ctx.answer
+    cues = list(_SPREAD_CUE.finditer(text, binding.sentence[0], claim.span[0]))
+    return bool(cues) and not any(cues[-1].end() <= at < claim.span[0] for at in deriver.ctx.values)
 
 
 def pins(
@@ -185,6 +198,8 @@ def pins(
         return False  # "60% of Dr. Okafor's referrals", "40% of those no-shows"
     if found.how.startswith("share") and _of_another_written_whole(state, claim, binding, found):
         return False  # "17 of 93 (about 18%)": of the 93, not of the column's total
+    if found.how.startswith("share") and _of_the_amount_before(state, claim, binding, found):
+        return False  # "614 tickets, about 5% of the house": the 614's share, not the 12,000's
     if found.how.startswith("share") and _named_as_whole(state, claim, binding, found.facts[0]):
         return False  # "Auto Lite accounted for 41% of personal-auto indemnity"
     if found.how == "share (column total)" and _of_more_than_listed(state, binding, found):
@@ -344,7 +359,7 @@ def _wider_than(state: VerifyState, binding: Binding, facts: Sequence[Fact]) -> 
     network") while the facts are all of one entity (a venue's weeks)?"""
     clause = state.ctx.answer[binding.clause[0] : binding.clause[1]]
     scopes = {f.scope for f in facts if not f.labels}
-    return bool(_WHOLE_ORGANISATION.search(clause)) and len(scopes) == 1 and all(scopes)
+    return bool(WHOLE_ORGANISATION.search(clause)) and len(scopes) == 1 and all(scopes)
 
 
 def _of_another_written_whole(
@@ -371,6 +386,35 @@ def _of_another_written_whole(
     ) and not Check(whole, state.units.get(whole.id), state.rule).derived(total)
 
 
+def _of_the_amount_before(
+    state: VerifyState, claim: Claim, binding: Binding, found: Derived
+) -> bool:
+    """Is the share written right after an amount, as a restatement of it ("our allocation
+    is 614 tickets, about 5% of the house", "614 (5%)"), while the derived share is over
+    none of the quantity that amount states, and the share's own words do not name its
+    part's ("$639K from 4,248 passengers, 44.7% of fare revenue" is the revenue's)? The
+    share is then of that amount, whatever whole it is over: another figure's share of its
+    column says nothing of it."""
+    around = state.sentence_claims(binding)
+    i = around.index(claim) if claim in around else -1
+    if i < 1:
+        return False
+    before = around[i - 1]
+    if (
+        before.kind != "numeric"
+        or before.per is not None
+        or family(before.unit) == "rate"
+        or not RESTATED.fullmatch(state.ctx.answer, before.span[1], claim.span[0])
+    ):
+        return False
+    stated = {f.series for f in state.facts if before.span[0] in state.anchors.get(id(f), ())}
+    if not stated or any(f.series in stated for f in found.facts):
+        return False
+    later = [c.span[0] for c in around[i + 1 :]]
+    words = tokens(state.ctx.answer[claim.span[1] : min([binding.clause[1], *later])])
+    return not words & metric_words(found.facts[0].own_meaning)
+
+
 def _named_as_whole(state: VerifyState, claim: Claim, binding: Binding, part: Fact) -> bool:
     """Is the part's entity named only after the share's "of" ("41% of personal-auto
     indemnity")? It then owns the whole, and the part is something inside it."""
@@ -392,7 +436,7 @@ def _than_nothing_named(state: VerifyState, claim: Claim, binding: Binding) -> b
     no label, no period, no overall figure and state no figure? Then the other side is none
     of the references' values the sentence names elsewhere."""
     text = state.ctx.answer
-    than = _THAN.match(text, claim.span[1])
+    than = THAN.match(text, claim.span[1])
     if than is None:
         return False
     end = _CLAUSE_STOP.search(text, than.end(), binding.sentence[1])
@@ -401,6 +445,7 @@ def _than_nothing_named(state: VerifyState, claim: Claim, binding: Binding) -> b
         state.ctx.labels_in(start, stop)
         or state.ctx.periods_in(start, stop)
         or SUM_CUE.search(text, start, stop)
+        or _OVERALL.match(text, start, stop)  # "than the chain average": the whole's figure
         or any(start <= other.span[0] < stop for other in state.claims)
     )
 

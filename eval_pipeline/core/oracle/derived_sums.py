@@ -51,6 +51,9 @@ def sums(
     if len(binding.entities) >= 2:  # "churn and contraction together took $82.7K"
         entities = sorted(binding.entities)
     usable = deriver.first_of_each_series(lambda f: comparable(unit, f) and amount(f))
+    phrase = deriver.phrase(claim, binding)
+    listed = {m.key for m in deriver.ctx.labels_in(phrase[0], claim.span[0])}
+    ranged = deriver.ctx.labels_as_a_range(*binding.sentence)
     for fact, series in usable:
         within = [f for f in series if binding.periods and _in_periods(f, binding)]
         if 2 <= len(within) < len(series):  # "Q1 2024 total: 2,068" over monthly rows
@@ -68,14 +71,19 @@ def sums(
                 Derived(sum(f.value for f in series), fact.unit, tuple(series), "total", whole)
             )
         named = [f for f in series if f.labels & set(entities)]
+        before = [f for f in series if f.labels & listed]  # "X, Y and Z add up to 451"
         if 2 <= len(named) < len(series):  # "Friday to Sunday" names three rows, not two
-            clause = {m.key for m in deriver.ctx.labels_in(*deriver.phrase(claim, binding))}
+            clause = {m.key for m in deriver.ctx.labels_in(*phrase)}
             pinned = (
                 cued
-                and not deriver.ctx.labels_as_a_range(*binding.sentence)
+                and not ranged
                 and all(f.labels & clause for f in named)  # not "…, and X beat Y"
+                and set(map(id, before)) <= set(map(id, named))  # each row listed before it
             )
             out.append(Derived(sum(f.value for f in named), fact.unit, tuple(named), "sum", pinned))
+        if 2 <= len(before) < len(series) and set(map(id, before)) != set(map(id, named)):
+            total = sum(f.value for f in before)
+            out.append(Derived(total, fact.unit, tuple(before), "sum", cued and not ranged))
     if cued and len(binding.entities) < 2 and not claim.hedged and not _total_row(deriver, claim):
         out += _stated_runs(deriver, claim, unit)
     scalars: dict[tuple[str, str | None], list[Fact]] = {}

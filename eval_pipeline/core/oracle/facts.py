@@ -18,17 +18,19 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sqlglot
 
 from eval_pipeline.core.models import Evidence, ReferenceValue, Unit
 from eval_pipeline.core.oracle.periods import (
+    Grain,
     Period,
     as_period,
     param_periods,
     parse_label,
+    period_mentions,
     series_periods,
 )
 from eval_pipeline.core.oracle.sql_reading import aggregated
@@ -264,7 +266,7 @@ def _records(value: Any) -> list[dict[str, Any]] | None:
     return None
 
 
-def _date_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+def _date_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, Grain]:
     """Columns holding dates, with the grain of their series."""
     dated: dict[str, list[dt.date]] = {}
     for record in records:
@@ -272,7 +274,18 @@ def _date_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, str]:
             _, date = parse_label(cell)
             if date is not None:
                 dated.setdefault(str(column), []).append(date)
-    return {c: series_periods(dates) for c, dates in dated.items()}
+    return {c: _grain_of(c, dates) for c, dates in dated.items()}
+
+
+_YEAR_WORD = re.compile(r"(?i)(?:^|_|\b)(?:year|yr)(?:s|ly)?(?:$|_|\b)")
+
+
+def _grain_of(column: str, dates: Sequence[dt.date]) -> Grain:
+    """The grain of a column of dates; first days of the year under a name that says year
+    ("year_start") are years, not the first quarter of each."""
+    if _YEAR_WORD.search(column) and all((d.month, d.day) == (1, 1) for d in dates):
+        return "year"
+    return series_periods(dates)
 
 
 def _key_column(records: Sequence[Mapping[str, Any]]) -> str | None:
@@ -452,10 +465,54 @@ _CHANGE_NAME = re.compile(
 )
 
 
+@functools.cache
+def _named_period(column: str) -> Period | None:
+    """The one period a column's name holds, read as words ("q4_2025_units" is "Q4 2025")."""
+    words = " ".join(w.capitalize() for w in re.split(r"[\W_]+", column) if w)
+    found = [m.period for m in period_mentions(words) if m.period.grain != "other"]
+    return found[0] if len(found) == 1 else None
+
+
+def column_period(fact: Fact) -> Period | None:
+    """The one period its column's name holds ("orders_2024", "q4_2025_units")."""
+    return _named_period(fact.column) if fact.column else None
+
+
+def _period_columns(words: Mapping[str | None, frozenset[str]]) -> dict[str | None, Period]:
+    """The period of each column that is one quantity in one of several periods: columns whose
+    names differ only by the period each holds ("orders_2024", "orders_2025")."""
+    named = {c: p for c in words if c is not None and (p := _named_period(c)) is not None}
+    quantities: dict[frozenset[str], list[str]] = {}
+    for column in named:
+        quantities.setdefault(metric_words(words[column]), []).append(column)
+    return {
+        c: named[c]
+        for columns in quantities.values()
+        if len({named[c] for c in columns}) > 1
+        for c in columns
+    }
+
+
 def is_change(fact: Fact) -> bool:
     """A fact that is itself a change (so named by its column, function, alias or label),
     which a change claim is compared with directly."""
     return bool(_CHANGE_NAME.search(f"{fact.quantity_name} {scalar_name(fact.source)}"))
+
+
+_TOTAL_LABEL = re.compile(
+    r"(?i)^\W*(?:all|total|overall|combined|grand\s+total)\b|\b(?:total|overall)\W*$|-wide\W*$"
+)
+"""A label naming every row together: "All regions", "Total", "Company-wide"."""
+
+
+def names_every_row(label: str) -> bool:
+    """Does the label name every row together ("All regions", "Network total")?"""
+    return _TOTAL_LABEL.search(label) is not None
+
+
+def is_total_row(fact: Fact) -> bool:
+    """A row whose label names every row together: its column's total or overall figure."""
+    return any(map(names_every_row, fact.names))
 
 
 _BALANCE_NAME = re.compile(r"(?i)(?<![a-z])net(?![a-z])")
@@ -489,12 +546,14 @@ def reference_facts(rv: ReferenceValue, index: int) -> list[Fact]:
     meaning_base |= tokens(ref.target) if ref.kind != "sql" else frozenset()
     params = tuple(param_periods(ref.params, ref.sql))
     column_words = {c: tokens(c or "") | numbered(c or "") for c in by_column}
+    pivot = _period_columns(column_words)
     rows_naming = Counter(key(n) for row in rows for n in set(row.names))
     facts = []
     for position, row in enumerate(rows):
         labels = frozenset(key(n) for n in row.names)
         periods = params + ((row.period,) if row.period is not None else ())
         for column, number in row.numbers:
+            pivoted = (pivot[column],) if column in pivot and row.period is None else ()
             facts.append(
                 Fact(
                     value=number,
@@ -502,7 +561,7 @@ def reference_facts(rv: ReferenceValue, index: int) -> list[Fact]:
                     labels=labels,
                     names=tuple(row.names),
                     shared=frozenset(n for n in labels if rows_naming[n] > 1),
-                    periods=periods,
+                    periods=periods + pivoted,
                     row_period=row.period,
                     column=column,
                     meaning=meaning_base | column_words[column],
@@ -523,4 +582,30 @@ def cut_short(series: Sequence[Fact]) -> bool:
 
 
 def all_facts(references: Sequence[ReferenceValue]) -> list[Fact]:
-    return [f for i, rv in enumerate(references) for f in reference_facts(rv, i)]
+    facts = [f for i, rv in enumerate(references) for f in reference_facts(rv, i)]
+    return _rates_across_calls(facts)
+
+
+def _quantity(fact: Fact) -> tuple[str, str | None, frozenset[str]]:
+    """What a fact is a value of, whatever the params: a column of its function or query, or a
+    key of its mapping."""
+    labels = fact.labels if fact.column is None else frozenset()
+    return fact.source.reference.target, fact.column, labels
+
+
+def _rates_across_calls(facts: list[Fact]) -> list[Fact]:
+    """A whole number a rate reference returns is left of no unit, since it may count things;
+    when the same function or query, called with other params, returns that column (or that
+    key of its mapping) as a rate with a fraction, the whole number is that rate too
+    ("churn_rate" 24.0 beside 14.21)."""
+    rated: dict[tuple[str, str | None, frozenset[str]], set[Unit]] = {}
+    for fact in facts:
+        if fact.unit in RATES:
+            rated.setdefault(_quantity(fact), set()).add(fact.unit)
+    out = []
+    for fact in facts:
+        units = rated.get(_quantity(fact), set())
+        if fact.unit is None and fact.source.unit in units and len(units) == 1:
+            fact = replace(fact, unit=fact.source.unit)
+        out.append(fact)
+    return out

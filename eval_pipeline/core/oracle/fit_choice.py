@@ -10,6 +10,7 @@ from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.agreement import Check
 from eval_pipeline.core.oracle.binding import Binding
 from eval_pipeline.core.oracle.candidates import Fit, claim_scales, claim_unit
+from eval_pipeline.core.oracle.derived import SUM_CUE, WHOLE_ORGANISATION
 from eval_pipeline.core.oracle.verify_state import VerifyState
 
 _WHOLE_AFTER = re.compile(
@@ -72,10 +73,17 @@ def contenders(claim: Claim, unit: Unit | None, direct: list[Fit]) -> list[Fit]:
     return of_its_magnitude(claim, unit, exact or found) if found else found
 
 
-def all_alike(rows: list[Fit], matches: list[Fit]) -> bool:
-    """Does every row of the series agree with the claim, all with one value ("all five
-    invoices are 30 days overdue")? Then it needs no row named to be right."""
-    return len(rows) > 1 and len(matches) == len(rows) and len({f.fact.value for f in rows}) == 1
+def all_alike(state: VerifyState, binding: Binding, rows: list[Fit], matches: list[Fit]) -> bool:
+    """Does every row of the series agree with the claim ("all five invoices are 30 days
+    overdue"; "everyone books roughly 7 weeks out" beside 47.5 to 48.9 days by channel)? Then
+    it needs no row named to be right, whichever row it is read for. Rows of several values
+    do not make a figure for the whole ("the network as a whole sat at about 70%", "keep the
+    chain-wide backlog below 25"): that is their total or mean, which no row is."""
+    if len(rows) < 2 or len(matches) != len(rows):
+        return False
+    clause = state.ctx.answer[binding.clause[0] : binding.clause[1]]
+    whole = SUM_CUE.search(clause) or WHOLE_ORGANISATION.search(clause)
+    return len({f.fact.value for f in rows}) == 1 or not whole
 
 
 def of_the_whole(state: VerifyState, claim: Claim, direct: list[Fit]) -> list[Fit]:

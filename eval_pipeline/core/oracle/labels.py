@@ -25,6 +25,11 @@ _BUCKET = re.compile(r"\d[\d,.]*\s*(?:[-–]\s*\d[\d,.]*|\+)")  # a band: "1-50"
 _MODIFIED = r"[a-z]{3,}\b(?!-)"
 """The word after a label's hyphen in a compound before a noun ("High-severity claims"): it
 still names the label; a longer hyphenated name ("Route 66-Plus", "X-1-B") does not."""
+_HEAD_OF_NAME = re.compile(
+    r"(?:The\s+)?(?P<own>[A-Z]\S*(?:\s+[A-Z0-9]\S*)*)(?P<place>\s+(?:at|of|on|in|by)\s+[A-Z0-9].*)?"
+)
+"""A name's own words, without the article it opens on or the place after a preposition it
+ends on: "The Loft at Pier 7" is written "the Loft", "Hall 2 at Expo Centre" "Hall 2"."""
 _KEY_VALUE = re.compile(r"\w+_\w+\s+\S+")  # "physician_id 2": a key column's value, not a name
 
 
@@ -39,6 +44,10 @@ def _forms(label: str) -> tuple[set[str], set[str]]:
     short: set[str] = set()
     bare = _TITLES.sub("", text)
     title = text[: len(text) - len(bare)].strip()
+    head = _HEAD_OF_NAME.fullmatch(bare)
+    if head is not None and head.group("place") and not title:
+        bare = head.group("own")  # "The Loft at Pier 7": its own words are "Loft"
+        short.add(bare)
     bare_words = bare.split()
     if len(bare_words) >= 2 and all(w[:1].isupper() or w[:1].isdigit() for w in bare_words):
         short |= {bare_words[0], " ".join(bare_words[:2]), bare_words[-1]}

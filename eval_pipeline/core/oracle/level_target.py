@@ -48,6 +48,12 @@ _SUBJECT = re.compile(
 )
 """A clause opening on a name of capitalised words, then a verb (and a hedge) before its
 figure: "while Copper Elbow Kit had about 55 days"; no article or pronoun starts a name."""
+_RELATIVE = re.compile(
+    r"(?P<name>[A-Z][\w&'’.-]*(?:[ \t]+(?:[A-Z][\w&'’.-]*|&|\d+))+),?[ \t]+"
+    r"(?i:where|whose|which|who|at\s+which)(?:[ \t]+[a-z][\w-]*){1,3}[ \t]+$"
+)
+"""A name, then a relative clause about it up to a figure: "the Grand Palace Theatre, where
+tickets averaged …"."""
 _MAX_NAME_WORDS = 6
 _MARKUP = re.compile(r"^[\s\-*•#>]*(?:\d{1,2}[.)]\s+)?[*_`]*|[*_`\s]+$")
 _NOT_AN_ENTITY = tokens(
@@ -111,6 +117,9 @@ def target_of(
         )
     ):
         return None, f"it counts {noun}s, which {first.fact.describe()} does not"
+    qualifier = _qualifier(state, claim, noun, first.fact)
+    if qualifier:
+        return None, f"it counts {qualifier}, a part {first.fact.describe()} does not name"
     calendar = _CALENDAR.search(claim.text)
     if calendar and not binding.meaning & first.fact.meaning:
         return (
@@ -159,6 +168,34 @@ def target_of(
     return None, "it names a label the only comparable figure is not for"
 
 
+_QUALIFIED = re.compile(r"[^\S\n]+[a-z][\w-]*[^\S\n]+([a-z][\w-]*)")
+"""A count's first two words: a modifier, then the noun it counts ("2 private events")."""
+_NOT_QUALIFIERS = tokens(
+    "more fewer additional extra other another separate distinct unique individual further "
+    "different whole full entire such actual recorded reported"
+)
+"""Words before a counted noun that add to or restate the count, naming no part of it."""
+
+
+def _qualifier(state: VerifyState, claim: Claim, noun: str | None, fact: Fact) -> str:
+    """The words of a count whose first word qualifies the noun the fact counts by a word
+    that neither the facts, their query nor the question have ("2 private events" beside a
+    venue's events): it counts a part of what the fact counts, not all of it. Else "". A
+    participle ("51 completed visits", "454 scheduled appointments") most often says what
+    happened to each thing counted, which is how the count is defined, not a part of it."""
+    own = fact.meaning | tokens(" ".join([*fact.names, *fact.scope]))
+    if noun is None or noun in own or noun in state.fact_words | _NOT_QUALIFIERS:
+        return ""
+    found = _QUALIFIED.match(state.ctx.answer, claim.span[1])
+    if found is None or not tokens(found.group(1)) & own:
+        return ""
+    modifier = found.group().split()[0].lower()
+    query = tokens(fact.source.reference.sql or "")
+    if modifier.endswith("ed") or noun in query | tokens(state.ctx.question):
+        return ""
+    return found.group().strip()
+
+
 def _row_of_another(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> str:
     """The entity a claim outside a table is stated for by the head of its row ("As of
     today: 3/4 in ball valve — 51.5 days; Nitrile gloves — 66.6 days") or by the name its
@@ -166,12 +203,19 @@ def _row_of_another(state: VerifyState, claim: Claim, binding: Binding, fact: Fa
     the references, no period and no word of the facts or the question — an entity they do
     not hold — while the fact's own entity is named elsewhere in the answer: the figure is
     that other entity's, not the fact's. Else "". A head that names a figure ("Median —
-    51.5 days", "Overall: …", "Q3 — …") is no entity."""
+    51.5 days", "Overall: …", "Q3 — …") is no entity. When the references hold only the
+    case's own figures, such a name in running prose (its clause's subject, or what a
+    relative clause is about: "the Grand Palace Theatre, where tickets averaged $100") is a
+    part of the case, and the case's figure is not its."""
     own = fact.labels | fact.scope
-    if binding.in_table or not own:
+    whole = not any(f.labels or f.scope for f in state.facts)  # the case's own figures only
+    if binding.in_table or not (own or whole):
         return ""
     ctx = state.ctx
-    span = _row_head(ctx.answer, claim, binding, ctx.layout.line_of(claim.span[0])[0])
+    if own:
+        span = _row_head(ctx.answer, claim, binding, ctx.layout.line_of(claim.span[0])[0])
+    else:  # a head of the case's own figures ("Key findings: …") names no entity of it
+        span = _place_of(ctx.answer, claim, binding)
     start, end = span or _clause_subject(ctx.answer, claim, binding) or (0, 0)
     head = _MARKUP.sub("", ctx.answer[start:end])
     words = tokens(head)
@@ -182,7 +226,10 @@ def _row_of_another(state: VerifyState, claim: Claim, binding: Binding, fact: Fa
         or ctx.labels_in(start, binding.clause[1])
         or ctx.periods_in(start, claim.span[0])  # "Trough: July, $52.1K" names its own
         or words & (_NOT_AN_ENTITY | tokens(ctx.question) | state.fact_words)
-        or not any(m.key in own and not start <= m.start < binding.clause[1] for m in ctx.labels)
+        or not (
+            whole
+            or any(m.key in own and not start <= m.start < binding.clause[1] for m in ctx.labels)
+        )
     ):
         return ""
     inside = [c for c in state.sentence_claims(binding) if start <= c.span[0] < end]
@@ -207,6 +254,15 @@ def _clause_subject(text: str, claim: Claim, binding: Binding) -> tuple[int, int
         (m.end() for m in _CLAUSE_OPENING.finditer(text, start, claim.span[0])), default=start
     )
     found = _SUBJECT.fullmatch(text, opening, claim.span[0])
+    return found.span("name") if found else None
+
+
+def _place_of(text: str, claim: Claim, binding: Binding) -> tuple[int, int] | None:
+    """A name of two or more capitalised words that the claim's relative clause is about, with
+    only its verb (and a hedge) between ("…came from the Grand Palace Theatre, where tickets
+    averaged close to $100")."""
+    start = max(binding.sentence[0], text.rfind("\n", 0, claim.span[0]) + 1)
+    found = _RELATIVE.search(text, start, claim.span[0])
     return found.span("name") if found else None
 
 

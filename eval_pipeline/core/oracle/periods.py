@@ -151,6 +151,8 @@ def series_periods(dates: Iterable[dt.date]) -> Grain:
 
 
 def as_period(date: dt.date, grain: Grain) -> Period:
+    if grain == "year":
+        return Period("year", date.year)
     if grain == "quarter":
         return Period("quarter", date.year, (date.month - 1) // 3 + 1)
     if grain == "month":

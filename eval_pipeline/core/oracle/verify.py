@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from eval_pipeline.core.claims.extract import POLAR_WORDS
 from eval_pipeline.core.claims.layout import plain
@@ -35,6 +36,7 @@ from eval_pipeline.core.oracle.facts import (
     all_facts,
     is_change,
     is_code,
+    is_total_row,
     scope_labels,
     tokens,
 )
@@ -122,6 +124,9 @@ class _Verifier:
         direct = fits(claim, binding, self.state.facts, unit)
         check = Check(claim, unit, self.state.rule)
         agreeing = [f.fact for f in direct if check.level(f.fact) and f.entity != "row"]
+        totals = [f.fact for f in direct if is_total_row(f.fact) and check.level(f.fact)]
+        if not agreeing and len(totals) == 1:
+            agreeing = totals  # "the company average of 780 hours": the "All regions" row
         if len({f.series for f in agreeing}) == 1:
             self.state.stated_series[claim.id] = agreeing[0].series
         if claim.per is not None:
@@ -206,7 +211,7 @@ class _Verifier:
         rows = named_series([f for f in direct if f.entity == "row"])
         row_matches = [f for f in rows if check.level(f.fact)]
         if (
-            (len(row_matches) == 1 or all_alike(rows, row_matches))
+            (len(row_matches) == 1 or all_alike(self.state, binding, rows, row_matches))
             and len({f.fact.series for f in rows}) == 1
             and not (len(rows) > 1 and self._stated_before(claim, binding, row_matches[0].fact))
         ):
@@ -239,7 +244,9 @@ class _Verifier:
             d
             for d in derived
             if d.pinned
-            and not self.state.outside_the_references(binding, d.facts)
+            and not self.state.outside_the_references(
+                _without_relative_periods(claim, binding), d.facts
+            )
             and pins(self.state, claim, binding, unit, d)
         ]
         fitting = [d for d in pinned if reading.fits(derived_kinds(d))]
@@ -509,6 +516,14 @@ def _sign_against_its_words(claim: Claim) -> bool:
     )
 
 
+def _without_relative_periods(claim: Claim, binding: Binding) -> Binding:
+    """The binding without the periods a change names only relative to its own ("up 5% year
+    on year", "on the previous year"): those are its base, not another time it is about."""
+    if claim.kind != "comparison":
+        return binding
+    return replace(binding, periods=[p for p in binding.periods if p.grain != "other"])
+
+
 def _inside_a_name(claim: Claim, ctx: AnswerContext) -> str:
     """The reference label a claim's number is written inside ("Business 360", "6600 Route 66"):
     the extractor cannot know every name, the references do."""
@@ -531,7 +546,9 @@ def _polar(claim: Claim, answer: str, around: Sequence[Claim]) -> bool:
     if earlier > start:
         breaks = [m.end() for m in _CLAUSE_BREAKS.finditer(answer, earlier, claim.span[0])]
         start = breaks[-1] if breaks else earlier
-    return bool(POLAR_WORDS.search(answer, start, claim.span[1] + 15))
+    line_end = answer.find("\n", claim.span[1])  # "+10.4 pts\n\nBetter than …": another's
+    end = claim.span[1] + 15 if line_end < 0 else min(line_end, claim.span[1] + 15)
+    return bool(POLAR_WORDS.search(answer, start, end))
 
 
 def _figure_of(

@@ -153,6 +153,29 @@ def test_a_range_is_one_claim_whose_precision_spans_it(
     assert claim.value == pytest.approx(value) and claim.precision == pytest.approx(precision)
 
 
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # a unit written after the first number only: a change and the level it reached
+        (
+            "Parcels rose 8.5% to 41,200.",
+            [("8.5%", "comparison", 8.5), ("41,200", "numeric", 41_200.0)],
+        ),
+        (
+            "We shipped 3.2 million kWh to 1,450 sites.",
+            [("3.2 million kWh", "numeric", 3_200_000.0), ("1,450", "numeric", 1_450.0)],
+        ),
+        # near misses: the unit after the second number, or both inside "between … and …"
+        ("Waits ran 12 to 15 minutes.", [("12 to 15 minutes", "numeric", 13.5)]),
+        ("Waits ran between 2 hours and 3.", [("between 2 hours and 3", "numeric", 2.5)]),
+    ],
+)
+def test_a_unit_after_the_first_number_alone_ends_no_range(
+    answer: str, expected: list[tuple[str, str, float]]
+) -> None:
+    assert claims_of(answer) == expected
+
+
 def test_from_to_is_two_levels_not_a_range() -> None:
     assert claims_of("It went down from 80 to 75.") == [
         ("80", "numeric", 80.0),
@@ -204,11 +227,41 @@ def test_changes_are_comparison_claims_signed_by_direction(
         "Small sites make up 41% of the total.",
         "The regions add up 100% between them.",
         "Incidents, broken down 60% by site, were rare.",
+        "The depots add up to 4,310 parcels.",
+        "Depot B lost 2.4% of its parcels in transit.",
+        "Depot B runs a 6.1% loss rate.",
     ],
 )
 def test_a_phrasal_up_or_down_is_no_change(answer: str) -> None:
     (claim,) = extract_claims("TC_001", "q", answer).claims
-    assert (claim.kind, claim.direction, (claim.value or 0) > 0) == ("numeric", None, True)
+    assert (claim.kind, claim.direction, claim.bound) == ("numeric", None, None)
+    assert (claim.value or 0) > 0
+
+
+@pytest.mark.parametrize(
+    ("answer", "text", "direction"),
+    [
+        ("Depot B lost 2.4% this year.", "2.4%", "down"),  # no "of": a change of its own
+        ("Depot B saw a 6.1% loss on last year.", "6.1%", "down"),
+    ],
+)
+def test_near_misses_of_a_phrasal_up_or_down_are_changes(
+    answer: str, text: str, direction: str
+) -> None:
+    claims = [c for c in extract_claims("TC_001", "q", answer).claims if c.value is not None]
+    assert [(c.text.endswith(text), c.kind, c.direction) for c in claims] == [
+        (True, "comparison", direction)
+    ]
+
+
+def test_up_to_after_no_verb_that_sums_is_a_bound() -> None:
+    (claim,) = extract_claims("TC_001", "q", "Each van holds up to 40 parcels.").claims
+    assert (claim.text, claim.bound) == ("up to 40", "at_most")
+
+
+def test_a_change_word_on_the_next_paragraph_is_not_the_claims() -> None:
+    answer = "- vs 2024 (61.4%): +10.4 pts\n\nBetter than planned."
+    assert claims_of(answer)[-1] == ("+10.4 pts", "comparison", 10.4)
 
 
 def test_levels_around_a_change_stay_levels() -> None:

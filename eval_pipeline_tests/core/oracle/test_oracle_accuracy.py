@@ -96,9 +96,9 @@ def test_blind_set_holds_its_measured_figures() -> None:
     blind = bench.evaluate_labelled()
     mistakes = [m for o in blind.labelled for m in o.mistakes if "got contradicted" in m]
     assert len(blind.labelled) >= 1184 and blind.claims >= 9147
-    # measured after the round that brought the wholesale domain's 2 right answers failed to 0
-    assert blind.precision("contradicted") >= 0.995, mistakes  # measured 0.998 (2,056/2,061)
-    assert blind.precision("supported") >= 0.983  # 0.986 (5,094/5,165)
-    assert blind.recall("contradicted") >= 0.865  # 0.870 (2,056/2,362)
-    assert blind.recall("supported") >= 0.893  # 0.898 (5,094/5,671)
+    # measured after the rounds on baselines and changes and on held-back lending and ticketing
+    assert blind.precision("contradicted") >= 0.995, mistakes  # measured 0.998 (2,067/2,072)
+    assert blind.precision("supported") >= 0.983  # 0.987 (5,144/5,214)
+    assert blind.recall("contradicted") >= 0.870  # 0.875 (2,067/2,362)
+    assert blind.recall("supported") >= 0.902  # 0.907 (5,144/5,671)
     assert blind.right_answers_failed == 0, mistakes

@@ -45,8 +45,10 @@ REPAIRS = ref(
 )
 
 ROWS: list[tuple[str, str, list[ReferenceValue], list[str]]] = [
-    # a level whose name holds an event verb ("drop rate") is no change: "dropped 0.82%"
-    ("an event verb", "Link A dropped just 0.82% of packets.", [LINKS], [U]),
+    # a level whose name holds an event verb ("drop rate") is no change: "dropped 0.82% of
+    # packets" is a share of packets, Link A's rate
+    ("an event verb", "Link A dropped just 0.82% of packets.", [LINKS], [S]),
+    ("an event verb", "Link A dropped just 0.95% of packets.", [LINKS], [U]),  # or a change
     ("an event verb", "Link B had a drop rate of 1.60%.", [LINKS], [C]),
     # a value per item is not the total beside it
     (
