@@ -140,9 +140,10 @@ import sys, time
 from pathlib import Path
 from eval_pipeline.core.llm.pacing import endpoint_pacer
 pacer = endpoint_pacer("http://judge.local/v1", None, float(sys.argv[1]), Path(sys.argv[2]))
+print("before", time.time(), flush=True)
 for _ in range(4):
     pacer.wait()
-    print(time.time(), flush=True)
+    print("started", time.time(), flush=True)
 """
 
 
@@ -159,10 +160,15 @@ def test_processes_pacing_one_endpoint_share_its_slots(tmp_path: Path) -> None:
         )
         for _ in range(3)
     ]
-    starts = sorted(float(line) for run in runs for line in run.communicate(timeout=60)[0].split())
+    lines = [line.split() for run in runs for line in run.communicate(timeout=60)[0].splitlines()]
+    first = min(float(t) for what, t in lines if what == "before")
+    starts = sorted(float(t) for what, t in lines if what == "started")
     assert len(starts) == 12
-    gaps = [b - a for a, b in itertools.pairwise(starts)]
-    assert min(gaps) >= 60.0 / per_minute - 0.02, gaps  # a sleep never ends early
+    # The k-th start is at least k slots after the first reservation, which no process made
+    # before it began. A process descheduled after its slot only starts later, so this holds on
+    # a loaded machine where the gaps between observed starts may shrink.
+    late = [t - (first + k * 60.0 / per_minute) for k, t in enumerate(starts)]
+    assert min(late) >= -0.02, late
 
 
 def test_the_settings_share_the_pacing_through_eval_home(tmp_path: Path) -> None:
