@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from eval_pipeline.core.claims.layout import search_before
+from eval_pipeline.core.measures import TEXT_SYMBOL
 from eval_pipeline.core.models import Unit
 
 Bound = Literal["at_least", "at_most"]
@@ -127,11 +128,14 @@ _UNIT_AFTER: tuple[tuple[re.Pattern[str], Unit, float], ...] = (
     ),
     (re.compile(r"(?:[x×](?![A-Za-z0-9])|\s*(?i:times)\b)"), "ratio", 1.0),
 )
-MEASURE_SYMBOL = r"(?:[kMGT](?:Wh|Wp|VA|W|V|J|t)|(?:Wh|Hz|kg|km|mm|cm|Mt)|°[CF])(?![A-Za-z])"
-"""A physical unit symbol, SI-prefixed or of more than one letter ("kWh", "MW", "Hz", "km",
-"°C"): the number it follows is a measure of unknown unit, not a fraction or a count."""
-_MEASURE_AFTER = re.compile(rf"[ \t]?{MEASURE_SYMBOL}")
-_ATTACHED_UNIT = re.compile(rf"[hx×]|hrs?|mins?|secs?|wks?|{MEASURE_SYMBOL}")
+_MEASURE_AFTER = re.compile(rf"[ \t]?{TEXT_SYMBOL}")
+_SHARE_AFTER = re.compile(
+    r"\s+(?i:in|out\s+of|for|of)\s+(?P<every>(?i:every)\s+)?"
+    r"(?P<whole>\d[\d,]*(?!\d|[.,]\d)|[A-Za-z]+\b)(?P<noun>\s+[A-Za-z])?"
+)
+"""What follows the part of a share ("7 tonnes in every 10", "one tonne in five"): the unit
+names what is counted, the number is no measure."""
+_ATTACHED_UNIT = re.compile(rf"[hx×]|hrs?|mins?|secs?|wks?|{TEXT_SYMBOL}")
 
 
 @dataclass(frozen=True)
@@ -311,7 +315,11 @@ def scan_numbers(text: str) -> list[ParsedNumber]:
         hedged, bound, start = prefix(text, numeral_start)
         if m.group("currency"):
             unit = "currency"
-        elif unit is None and (measure := _MEASURE_AFTER.match(text, m.end())):
+        elif (
+            unit is None
+            and (measure := _MEASURE_AFTER.match(text, m.end()))
+            and not _share_after(text, measure.end())
+        ):
             unit, end = "number", measure.end()  # "4.2 GWh": the symbol is part of the claim
         written = str(int(base)) if in_words else core
         value = sign * float(base) * multiplier * unit_factor
@@ -337,6 +345,16 @@ def scan_numbers(text: str) -> list[ParsedNumber]:
             )
         )
     return found
+
+
+def _share_after(text: str, at: int) -> bool:
+    """Does a share's whole follow ("in every 10", "in five"; not "in 2024")?"""
+    found = _SHARE_AFTER.match(text, at)
+    if found is None or (found.group("noun") and not found.group("every")):
+        return False  # "12 kWh in 3 hours"
+    whole = found.group("whole").replace(",", "")
+    value = int(whole) if whole.isdigit() else parse_word_number(whole)
+    return value is not None and 0 < value <= 1000
 
 
 def _bare_unit(core: str, value: float, *, scaled: bool) -> Unit:

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from eval_pipeline.core.measures import measure_written
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.candidates import bare_decimal, claim_scales
 from eval_pipeline.core.oracle.derived import Derived, written_signed
 from eval_pipeline.core.oracle.facts import Fact
 from eval_pipeline.core.oracle.tolerance import ToleranceRule, share_holds, tolerance, within
-from eval_pipeline.core.oracle.units import less_is_better, measure_of, scale
+from eval_pipeline.core.oracle.units import less_is_better, scale
 
 _SUMS = ("total", "sum", "difference", "mean")
 """Derivations in the parts' own scale, which a claim in a prefixed unit is put in."""
@@ -75,7 +76,7 @@ class Check:
             factor = 1.0  # "+0.9" in a "vs chain" column: a gap in days, read as a fraction
         if factor is None:
             return False
-        prefixed = found.how in _SUMS and measure_of(self.claim.text) is not None
+        prefixed = found.how in _SUMS and measure_written(self.claim.text) is not None
         prefixes = claim_scales(self.claim, self.unit, found.facts[0]) if prefixed else []
         return any(self._agrees_derived(found, factor * prefix) for prefix in prefixes or [1.0])
 

@@ -19,6 +19,12 @@ from functools import cached_property
 from typing import TypeVar
 
 from eval_pipeline.core.claims.layout import Layout, ListItem, starting_within
+from eval_pipeline.core.measures import (
+    Measure,
+    measure_in_header,
+    measure_written,
+    per_item_after,
+)
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.facts import key, numbered, tokens
 from eval_pipeline.core.oracle.labels import Form, LabelMention, label_mentions
@@ -73,6 +79,10 @@ class Binding:
     meaning: frozenset[str] = frozenset()
     unit: Unit | None = None
     """The unit a table's column header gives a bare number ("Avg wait (min)" → minutes)."""
+    measure: Measure | None = None
+    """The unit of measure its text or its table column's header states ("6,860 t", "Net t")."""
+    per_item: bool = False
+    """Its measure is per item ("32 t a load")."""
     clause: tuple[int, int] = (0, 0)
     sentence: tuple[int, int] = (0, 0)
     in_table: bool = False
@@ -349,7 +359,9 @@ def _table_binding(ctx: AnswerContext, claim: Claim, binding: Binding) -> bool:
     if first is not None and first is not cell and not ctx.labels_in(first.start, first.end):
         words |= tokens(first.text)  # a transposed table: the row names the metric
     binding.meaning = frozenset(words)
-    if claim.unit in _BARE:
+    if claim.unit in _BARE and (measure := measure_in_header(header)) is not None:
+        binding.measure, binding.unit = measure, "number"
+    elif claim.unit in _BARE:
         binding.unit = next((u for p, u in _HEADER_UNITS if p.search(header)), None) or (
             unit_from_name(header)
             if unit_from_name(header) in ("minutes", "hours", "days")
@@ -450,6 +462,9 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
     lead_words: dict[tuple[int, int], frozenset[str]] = {}  # a list's claims share one line
     for claim in claims:
         binding = bindings[claim.id]
+        if (written := measure_written(claim.text)) is not None:
+            binding.measure = written
+            binding.per_item = per_item_after(ctx.answer, claim.span[1])
         start, end = ctx.layout.sentence_of(claim.span[0])
         lead = _lead_in(ctx, claim.span[0])
         if lead is not None:

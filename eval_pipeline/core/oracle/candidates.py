@@ -13,10 +13,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from eval_pipeline.core.measures import Measure, measure_written
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.binding import Binding
 from eval_pipeline.core.oracle.facts import Fact, fmt_value, metric_words
-from eval_pipeline.core.oracle.units import family, measure_of, named_measure, scale
+from eval_pipeline.core.oracle.units import family, scale
 
 
 @dataclass(frozen=True)
@@ -69,36 +70,50 @@ def bare_decimal(claim: Claim) -> bool:
 
 
 def claim_scales(claim: Claim, unit: Unit | None, fact: Fact) -> list[float]:
-    """Factors putting the claim's value in the fact's scale. A claim in an SI-prefixed unit
-    ("4.2 GWh") is a measure: in the fact's own prefix when its name gives one
-    ("generation_mwh": 1,000), else at any power of 1,000; never a rate, money or time."""
+    """Factors putting the claim's value in the fact's scale. A claim in a unit of measure
+    ("4.2 GWh", "6,860 t") is in the fact's own unit when its name says one of that kind
+    ("generation_mwh": 1,000; "weight_kg": 1,000 for tonnes), else at any power of 1,000;
+    never a rate, money or time."""
     base = scales(unit, fact)
     if unit == "fraction" and fact.unit in ("percent", "points") and bare_decimal(claim):
         return [*base, 1.0]  # "0.85" is a fraction by guess: it may be the percent's own number
-    measure = measure_of(claim.text)
-    if measure is None or not base:
+    written = measure_written(claim.text)
+    if written is None or not base:
         return base
     if fact.unit not in (None, "number", "count"):
         return []
-    named = named_measure(fact.quantity_name)
-    if named is not None and named[1] == measure[1]:
-        return [1000.0 ** (measure[0] - named[0])]
+    named = fact.measures[0]
+    if named is not None:
+        return [written.size / named.size] if named.kind == written.kind else []
     return [1.0, 1e3, 1e-3, 1e6, 1e-6]
 
 
 def known_scale(claim: Claim, fact: Fact, value: float | None = None) -> bool:
-    """Is the claim's scale against the fact known: no SI-prefixed unit, the fact's name giving
-    the same unit with its prefix, or a value of the fact's magnitude (a prefix apart would be
-    a thousand times off)? ``value`` is what the claim is compared with, when derived from the
+    """Is the claim's scale against the fact known: no unit of measure, the fact's name giving
+    one of the same kind, or a value of the fact's magnitude (a prefix apart would be a
+    thousand times off)? ``value`` is what the claim is compared with, when derived from the
     fact."""
-    measure = measure_of(claim.text)
-    if measure is None or claim.value is None:
+    written = measure_written(claim.text)
+    if written is None or claim.value is None:
         return True
-    named = named_measure(fact.quantity_name)
+    named = fact.measures[0]
     if named is not None:
-        return named[1] == measure[1]
+        return named.kind == written.kind
     truth = fact.value if value is None else value
     return bool(truth) and 0.1 <= claim.value / truth <= 10
+
+
+def of_its_measure(fact: Fact, measure: Measure, *, per_item: bool) -> bool:
+    """May a claim in a unit of measure state the fact (or a value derived from it)? Only one
+    whose name says a unit of that kind, or one whose name says none and holds plain numbers;
+    never money, a rate or a count of other things ("loads") — except, for a figure per item
+    ("32 t a load"), the count it is per."""
+    named, per = fact.measures
+    if named is not None:
+        return named.kind == measure.kind
+    if per is not None:
+        return False
+    return fact.unit in (None, "number") or (per_item and fact.unit == "count")
 
 
 _RATIO_NAME = re.compile(r"(?i)ratio|multiple|times|index|^x_|_x$")

@@ -23,6 +23,7 @@ from typing import Any
 
 import sqlglot
 
+from eval_pipeline.core.measures import Measure, measures_named
 from eval_pipeline.core.models import Evidence, ReferenceValue, Unit
 from eval_pipeline.core.oracle.periods import (
     Grain,
@@ -174,6 +175,13 @@ class Fact:
             ref.target if ref.kind != "sql" else scalar_name(self.source),
         )
         return " ".join(n for n in names if n)
+
+    @property
+    def measures(self) -> tuple[Measure | None, Measure | None]:
+        """(the unit of measure its values are in, the one they are per), by its column's name
+        (a table's other columns are not it: "loads" beside "top_members_by_tonnes" counts
+        loads), else by its reference's names: "net_tonnes", "avg_price_per_tonne"."""
+        return measures_named(self.column or self.quantity_name)
 
     def is_for(self, entity: str) -> bool:
         """Is the fact about this entity: its row's label, else its reference's scope?"""

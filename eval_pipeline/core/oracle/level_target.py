@@ -65,6 +65,18 @@ _NOT_AN_ENTITY = tokens(
 """Head words of a row that name a figure or a whole, not an entity: "Overall — 51.5 days"."""
 
 
+_ADDED_UP = re.compile(
+    r"\b(?i:together|combined|between\s+them|all\s+told|altogether)(?:\s+[a-z]+){0,3}\s+$"
+)
+"""Words of a figure several rows or periods add up to: "August through November together"."""
+
+
+def _added_up(state: VerifyState, claim: Claim, binding: Binding) -> bool:
+    """Do the words just before the claim say it adds several rows or periods up ("together
+    brought in about 10,100 t"; not "combined (DC 1 at 2.6 …)", which is another figure's)?"""
+    return bool(_ADDED_UP.search(state.ctx.answer[binding.clause[0] : claim.span[0]]))
+
+
 def target_of(
     state: VerifyState, claim: Claim, binding: Binding, direct: list[Fit], *, among_others: bool
 ) -> tuple[list[Fit] | None, str]:
@@ -87,6 +99,8 @@ def target_of(
         shown = ", ".join(f.describe() for f in top[:4])
         return None, f"several reference values could be the one it states: {shown}"
     first = top[0]
+    if (first.fact.labels or first.fact.row_period) and _added_up(state, claim, binding):
+        return None, "a figure for several rows or periods added up, which no one value is"
     other = _row_of_another(state, claim, binding, first.fact)
     if other:
         return None, f"stated for {other!r}, which the references do not hold"

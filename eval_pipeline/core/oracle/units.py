@@ -117,28 +117,3 @@ def less_is_better(name: str) -> bool:
     """Is a lower value of the quantity so named the better one (waits, delays, no-shows,
     costs)? What "best", "improved" or "faster" mean depends on it."""
     return bool(_LESS_IS_BETTER.search(_PUNCTUAL.sub(" ", name)))
-
-
-_PREFIX_POWER = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4}
-_CLAIM_MEASURE = re.compile(r"(?P<prefix>[kMGT]?)(?P<symbol>Wh|Wp|VA|W|V|J)\W*$")
-_NAME_MEASURE = re.compile(
-    r"(?i)(?:^|[_\s])(?P<prefix>[kmgt]?)(?P<symbol>wh|wp|va|w|v|j)(?:$|[_\s])"
-)
-
-
-def measure_of(text: str) -> tuple[int, str] | None:
-    """(power of 1000, symbol) of the SI-prefixed unit a claim is written in ("4.2 GWh" →
-    (3, "wh")), else None."""
-    found = _CLAIM_MEASURE.search(text)
-    if found is None:
-        return None
-    return _PREFIX_POWER[found.group("prefix").lower()], found.group("symbol").lower()
-
-
-def named_measure(name: str) -> tuple[int, str] | None:
-    """(power of 1000, symbol) a column or function name says its values are in
-    ("generation_mwh" → (2, "wh")), else None."""
-    found = _NAME_MEASURE.search(name)
-    if found is None:
-        return None
-    return _PREFIX_POWER[found.group("prefix").lower()], found.group("symbol").lower()

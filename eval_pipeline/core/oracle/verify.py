@@ -19,7 +19,7 @@ from eval_pipeline.core.claims.layout import plain
 from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceValue, Unit, Verdict
 from eval_pipeline.core.oracle.agreement import Check, precise, unlikely_by_chance
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
-from eval_pipeline.core.oracle.candidates import claim_unit, fits
+from eval_pipeline.core.oracle.candidates import claim_unit, fits, of_its_measure
 from eval_pipeline.core.oracle.claim_words import head_noun
 from eval_pipeline.core.oracle.derived import Derived, written_signed
 from eval_pipeline.core.oracle.derived_pins import (
@@ -113,6 +113,12 @@ class _Verifier:
         self._truths: dict[str, tuple[float, Unit | None, tuple[Fact, ...]]] = {}
         """Claim id → the true value of what it states (unit, facts), once decided."""
         self._checked: set[str] = set()
+
+    def narrowed(self, facts: list[Fact]) -> _Verifier:
+        """A verifier of the same answer beside only ``facts``, sharing the truths found."""
+        other = _Verifier(self.state.narrowed(facts))
+        other._truths, other._checked = self._truths, self._checked
+        return other
 
     def anchor(self, claim: Claim, binding: Binding) -> Fact | None:
         """The fact a level claim states directly, right or wrong: what ties its sentence to a
@@ -602,6 +608,10 @@ def _ranking_before(ranking: Claim, rankings: Sequence[Claim]) -> Claim | None:
     return rankings[i - 1] if i else None
 
 
+def _measure_word(binding: Binding) -> str:
+    return binding.measure.kind if binding.measure is not None else "its measure"
+
+
 def verify_claims(
     contract: ClaimContract,
     references: Sequence[ReferenceValue],
@@ -624,8 +634,21 @@ def verify_claims(
     bindings = bind(claims, ctx)
     state = VerifyState(facts, ctx, usable, rule, claims, bindings)
     verifier = _Verifier(state)
+    measured: dict[tuple[str, bool], _Verifier] = {}
+
+    def verifier_of(claim: Claim) -> _Verifier:
+        """A claim in a unit of measure is checked beside the facts of that measure only."""
+        binding = bindings[claim.id]
+        if binding.measure is None:
+            return verifier
+        key = (binding.measure.kind, binding.per_item)
+        if key not in measured:
+            kept = [f for f in facts if of_its_measure(f, binding.measure, per_item=key[1])]
+            measured[key] = verifier.narrowed(kept)
+        return measured[key]
+
     for claim in claims:
-        stated = verifier.anchor(claim, bindings[claim.id]) if facts else None
+        stated = verifier_of(claim).anchor(claim, bindings[claim.id]) if facts else None
         if stated is not None:
             state.anchors.setdefault(id(stated), []).append(claim.span[0])
     verdicts = []
@@ -657,8 +680,11 @@ def verify_claims(
             )
         elif claim.value is None or claim.kind not in ("numeric", "comparison"):
             verdicts.append(_unverifiable(claim, "not a numeric claim", usable))
+        elif not (own := verifier_of(claim)).state.facts:
+            why = f"no reference value is in a unit of {_measure_word(bindings[claim.id])}"
+            verdicts.append(_unverifiable(claim, why, usable))
         else:
-            verdicts.append(verifier.numeric(claim, bindings[claim.id]))
+            verdicts.append(own.numeric(claim, bindings[claim.id]))
     total = len(contract.claims)
     reason = f"not checked: the answer states {total:,} claims, the oracle checks the first "
     reason += f"{max_claims:,}"

@@ -5,6 +5,7 @@ stand in a sentence, whether a period is one the references are for)."""
 from __future__ import annotations
 
 import bisect
+import copy
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -113,6 +114,19 @@ class VerifyState:
         self.units = {c.id: claim_unit(c, bindings[c.id]) for c in claims}
         self._written: dict[str, WrittenShare | None] = {}
         """Claim id → the parts and whole its share is written with, once found."""
+
+    def narrowed(self, facts: list[Fact]) -> VerifyState:
+        """The same answer beside only ``facts`` (those a claim in a unit of measure may
+        state), sharing what the claims have anchored and stated."""
+        other = copy.copy(self)
+        other.__dict__.pop("fact_words", None)
+        other.facts = facts
+        other.deriver = Deriver(facts, self.ctx, self.anchors)
+        other.rates = any(f.unit in RATES for f in facts)
+        other.scores = any(_SCORE_NAME.search(f.quantity_name) for f in facts)
+        other.levels = [f for f in facts if not is_change(f)] or facts
+        other.balances = balances(facts)
+        return other
 
     @cached_property
     def fact_words(self) -> frozenset[str]:
