@@ -296,7 +296,9 @@ def _attach(
     by_sentence = _by_sentence(claims, ctx)
     takers = _by_sentence([c for c in claims if c.kind != "ranking"], ctx)  # a ranking names
     starts = {i: [c.span[0] for c in group] for i, group in takers.items()}  # its own entity
+    rankings = [c.span for c in claims if c.kind == "ranking"]
     for start, end, item in mentions:
+        ranked = next((s for s in rankings if s[0] <= start and end <= s[1]), None)
         index = ctx.layout.sentence_index(start)
         local = takers.get(index, [])
         if local:
@@ -308,6 +310,13 @@ def _attach(
             follows = claim.span[0] >= end
             if not follows and claim.span[1] > start:
                 continue
+            if (
+                ranked is not None
+                and claim.kind == "numeric"
+                and claim.span[1] <= ranked[0]
+                and separation(ctx.answer[claim.span[1] : ranked[0]])
+            ):  # "15,800 t across January–June, with March the busiest": the ranking's own
+                continue  # entity, not the figure's in the clause before it
             between = (
                 ctx.answer[end : claim.span[0]] if follows else ctx.answer[claim.span[1] : start]
             )

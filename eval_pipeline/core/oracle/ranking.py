@@ -213,8 +213,15 @@ _NEXT_FIGURE = re.compile(r"\d.*?\s(?P<joint>and|plus)\b", re.DOTALL)
 contacts and an average handle time of 7.09 minutes" ranks the contacts."""
 _SIZE = r"(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
 _RELATIVE = re.compile(rf"\b(?i:of|among)\s+(?:the|these|those|all)\s+{_SIZE}")
+_BACK_REFERRED = re.compile(r"(?<!\d\s)\b(?i:of|among)\s+(?i:these|those|them)\b")
+"""A group the answer named before, given no size: "the busiest of those months", "the
+largest among them" ranks among what the sentence named before it, not every row ("160 of
+them" counts a part)."""
 _ASKED_SIZE = re.compile(rf"(?i)\b(?:top|bottom|which|what|the)\s+{_SIZE}")
 """The size of the group a question asks for: "Which five adjusters…", "the top 5 reps"."""
+_INTENSITY = re.compile(r"(?i)\b[a-z]+-(?:heavy|intensive|light)\b")
+"""A quantity's weight in something else ("the most input-heavy region", "labour-intensive"):
+what is ranked is its share of that, not its level."""
 _PART_OF_WHOLE = re.compile(r"\d\s+(?i:of|out\s+of)\s+[$€£]?\d")
 """A figure written as a part of its whole ("reopened the most: 22 of 104"): what is ranked is
 the rate, whatever the words say."""
@@ -549,7 +556,7 @@ def verify_ranking(
         and not (kinded & _HINTS[series.kind] and not kinded & _HINTS[told[0].kind])
     ):
         worded, series, by_sentence = series.name, told[0], True
-    rated = words & _RATE_STEMS or _PART_OF_WHOLE.search(stretch)
+    rated = words & _RATE_STEMS or _PART_OF_WHOLE.search(stretch) or _INTENSITY.search(text)
     if rated and series.kind != "rate" and not series.meaning & _RATE_STEMS:
         return _with(unverifiable, f"it ranks a rate, which {series.name} is not")
     direction = _direction(claim, series, statement if lead else continued + text)
@@ -567,6 +574,10 @@ def verify_ranking(
         members = [f for f in members if f.labels & listed or f.scope & listed]
         if len(members) < 2:
             return _with(unverifiable, "the entities it is ranked among are not all named")
+    elif _BACK_REFERRED.search(ctx.answer[start : end + 20]):
+        members = _referred_back(members, claim, ctx)
+        if len(members) < 2:
+            return _with(unverifiable, "the group it is ranked among names too few ranked values")
     where = Series(members, series.meaning, series.duration, series.rate).position(entity, period)
     if len(where) != 1:
         return _with(unverifiable, f"{who} names several ranked values")
@@ -653,6 +664,17 @@ def _ranked_after(claim: Claim, ctx: AnswerContext) -> list[str | Period] | None
         out.append(what)
         at = stop
     return out
+
+
+def _referred_back(members: Sequence[Fact], claim: Claim, ctx: AnswerContext) -> list[Fact]:
+    """The ranked values a back-reference ("of those months") points to: those of the labels
+    and periods its sentence names before the claim ("across January–June, with March the
+    busiest of those months" → the six months), the claim's own entity left out."""
+    begin = ctx.layout.sentence_of(claim.span[0])[0]
+    start = claim.span[0]
+    named: list[str | Period] = [m.key for m in ctx.labels_in(begin, start)]
+    named += [m.period for m in ctx.periods_in(begin, start)]
+    return [f for f in members if any(_is_named(f, n) for n in named)]
 
 
 def _is_named(fact: Fact, named: str | Period) -> bool:

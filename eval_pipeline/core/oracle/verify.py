@@ -63,9 +63,15 @@ _PART_AFTER = re.compile(
     r"\s*(?:,|\(|\s[—–-])\s*(?i:or|i\.e\.,?|that\s+is,?|just|only)\s+|\s*\(\s*"
 )
 """Between a share and the count of its part: "0.26%, just 1 review", "5.4% (21 reviews)"."""
+_SHARE_AFTER = re.compile(r"[ \t]*(?:[a-z][\w-]*[ \t]+){0,2}?\([ \t]*")
+"""Between a count and its row's rate in brackets: "138 desks (", "109 ("."""
 _LIST_JOINT = re.compile(r",|\b(?i:and)\b")
 """What joins the figures of one list, which a hedge written before the first may cover."""
 _MAX_EVIDENCE = 12
+_JOINT_ONLY = re.compile(
+    r"[ \t]*(?:,|\(|[ \t][—–])[ \t]*(?i:or[ \t]+|i\.e\.,?[ \t]+|that[ \t]+is,?[ \t]+)?"
+)
+"""Between an amount and the share set right after it as its own: "309, roughly", "309 ("."""
 _FIGURE_JOINT = re.compile(r"[ \t]*(?:[:(—–][ \t]*|(?:at|with)[ \t]+)")
 _APPOSED_JOINT = re.compile(r"(?:[ \t]+[a-z][\w-]*){0,3}[ \t]*(?:,|\(|[ \t][—–])[ \t]*")
 """Between a figure and the ranking apposed to it: the words it counts, then a comma, a
@@ -189,6 +195,12 @@ class _Verifier:
                 return self._kept(
                     claim, found.fact, _supported(claim, [found.fact], found.describe())
                 )
+        product = self._part_of_the_share_after(claim, binding)
+        if product is not None:
+            if check.derived(product):
+                return _supported(claim, product.facts, product.describe())
+            why = f"the count of a share's part, not {product.describe()}"
+            return _unverifiable(claim, why, self.state.usable)
         stated, decided = self._stated_shares(claim, binding)  # before a share found by chance
         agreeing = next((d for d in stated if check.derived(d)), None)
         if agreeing is not None and decided:
@@ -202,6 +214,9 @@ class _Verifier:
             if reading.fits(held):
                 return _contradicted(claim, accused, "; ".join(d.describe() for d in stated))
             refused = reading.refusal(held)
+        after = self._share_of_the_amount_before(claim, binding)
+        if after is not None and check.derived(after):
+            return _supported(claim, after.facts, after.describe())
         counted = self._rows_counted(claim, binding)
         if counted is not None and check.derived(counted):
             return _supported(claim, counted.facts, counted.describe())
@@ -397,6 +412,27 @@ class _Verifier:
             readings += found
         return readings, decided
 
+    def _share_of_the_amount_before(self, claim: Claim, binding: Binding) -> Derived | None:
+        """A share set right after an amount, with only a joint between ("add up to 309,
+        roughly 2 in 5 members", "309 (about 40%)"), is that amount's share of its column's
+        total, whatever rows the amount sums; read only to support, since the whole is not
+        written."""
+        if claim.kind != "numeric" or (claim.per is None and family(claim.unit) != "rate"):
+            return None
+        around = self.state.sentence_claims(binding)
+        i = around.index(claim) if claim in around else -1
+        if i < 1 or not _JOINT_ONLY.fullmatch(
+            self.state.ctx.answer, around[i - 1].span[1], claim.span[0]
+        ):
+            return None
+        truth = self._truth(around[i - 1])
+        if truth is None or family(truth[1]) == "rate" or len({f.series for f in truth[2]}) != 1:
+            return None
+        whole = self.state.deriver.totals.get(truth[2][0].series, 0.0)
+        if not 0 < truth[0] <= whole:
+            return None
+        return Derived(truth[0] / whole, "fraction", truth[2], "share (column total)", True)
+
     def _stated_before(self, claim: Claim, binding: Binding, fact: Fact) -> bool:
         """Has an earlier claim of its sentence stated this row's value with the same number? A
         sentence lists each row once, so the same number again beside rows named in other words
@@ -435,6 +471,39 @@ class _Verifier:
             return None
         fraction = rate.value / 100 if rate.unit == "percent" else rate.value
         value = fraction * counts[0].value
+        return Derived(value, "count", (rate, counts[0]), "part (rate × count)", True)
+
+    def _part_of_the_share_after(self, claim: Claim, binding: Binding) -> Derived | None:
+        """A count written right before a row's rate in brackets, when the row's count is in
+        another reference ("about 138 desks (76.9%)" beside a capacity of 180): the part the
+        rate takes of that count, not the count itself."""
+        if claim.kind != "numeric" or claim.per is not None or family(claim.unit) == "rate":
+            return None
+        text, around = self.state.ctx.answer, self.state.sentence_claims(binding)
+        i = around.index(claim) if claim in around else -1
+        if not 0 <= i < len(around) - 1:
+            return None
+        share = around[i + 1]
+        if share.unit != "percent" or not _SHARE_AFTER.fullmatch(
+            text, claim.span[1], share.span[0]
+        ):
+            return None
+        if share.id not in self._truths:
+            self.numeric(share, self.state.bindings[share.id])
+        truth = self._truths.get(share.id)
+        if truth is None or len(truth[2]) != 1 or truth[2][0].unit not in ("percent", None):
+            return None  # a whole-number rate may carry no unit of its own
+        if not 0 <= truth[2][0].value <= 100:
+            return None
+        rate = truth[2][0]
+        counts = [
+            f
+            for f in self.state.facts
+            if f.source is not rate.source and f.labels == rate.labels and f.unit == "count"
+        ]
+        if not rate.labels or len(counts) != 1:
+            return None
+        value = rate.value / 100 * counts[0].value
         return Derived(value, "count", (rate, counts[0]), "part (rate × count)", True)
 
     def _value_of_another(

@@ -34,16 +34,18 @@ _SCORE_NAME = re.compile(r"(?i)score|rating|rated|csat|satisf|nps|stars?")
 
 
 def list_places(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, tuple[object, ...]]:
-    """Claim id → (its list's lead-in, its place among its list item's figures) for the numeric
-    claims written in list items: the items of one list state their figures in one order."""
-    items: dict[tuple[int, int], list[Claim]] = {}
+    """Claim id → (its list's lead-in, its unit, its place among its list item's figures of that
+    unit) for the numeric claims written in list items: the items of one list state their
+    figures of one unit in one order, though one item may open with a figure of another unit
+    ("- West: 12 of 40" beside "- East: a third, 9 of 27")."""
+    items: dict[tuple[int, int, str | None], list[Claim]] = {}
     for claim in sorted(claims, key=lambda c: c.span):
         item = ctx.layout.item_of(claim.span[0])
         if item is not None and claim.kind == "numeric" and claim.value is not None:
-            items.setdefault((item.start, item.end), []).append(claim)
+            items.setdefault((item.start, item.end, claim.unit), []).append(claim)
     return {
-        claim.id: ("item", ctx.layout.lead_in(start), place)
-        for (start, _), listed in items.items()
+        claim.id: ("item", ctx.layout.lead_in(start), unit, place)
+        for (start, _, unit), listed in items.items()
         for place, claim in enumerate(listed)
     }
 

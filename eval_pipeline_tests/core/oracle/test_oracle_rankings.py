@@ -125,3 +125,53 @@ def test_words_after_the_ranking_s_first_figure_and_an_and_name_another_figure()
     assert run(wrong, [weekends]) == [C, S, S]
     # with no figure before it, "and" still joins the ranking's own words
     assert run("Dale had the longest average loan time and the fewest loans.", [weekends])[0] == S
+
+
+def _half_year() -> dict[str, object]:
+    return {
+        "columns": ["month_start", "crates_shipped"],
+        "rows": [
+            ["2031-01-01", 300],
+            ["2031-02-01", 280],
+            ["2031-03-01", 260],
+            ["2031-04-01", 120],
+            ["2031-05-01", 150],
+            ["2031-06-01", 90],
+        ],
+    }
+
+
+def test_a_ranking_among_those_ranks_among_what_its_sentence_named_before_it() -> None:
+    """A ranking "of those months" ranks among the months the sentence named, not every row;
+    with no group named before it, among nothing it can tell."""
+    shipped = ref(_half_year(), column_units={"crates_shipped": "count"}, name="crates")
+    lead = "April–June 2031 was slow, with "
+    assert run(lead + "May the busiest of those months.", [shipped])[-1] == S
+    assert run(lead + "June the busiest of those months.", [shipped])[-1] == C
+    assert run("May 2031 was the busiest of those months.", [shipped]) == [U]
+    # a count of a part ("150 of them") is no group: every row is ranked
+    assert run("May 2031 was the busiest, 150 of them.", [shipped])[0] == C
+    # no back-reference: every row is ranked
+    assert run(lead + "May the busiest month.", [shipped])[-1] == C
+
+
+def test_a_period_a_later_ranking_names_does_not_bind_the_figure_before_it() -> None:
+    shipped = ref(_half_year(), column_units={"crates_shipped": "count"}, name="crates")
+    answer = "About 360 crates shipped across April–June, with May the busiest of those months."
+    assert run(answer, [shipped])[0] != C
+    # the figure's own clause names the month: bound to it
+    assert run("In May 2031 about 360 crates shipped.", [shipped]) == [C]
+
+
+def test_a_quantity_heavy_ranking_ranks_its_share_not_its_level() -> None:
+    """The most "labour-heavy" store ranks labour against something else, which the
+    reference's labour cost alone does not say."""
+    stores = ref(
+        {
+            "columns": ["store", "labour_cost", "sales"],
+            "rows": [["Elm", 500.0, 2000.0], ["Oak", 400.0, 800.0], ["Ash", 450.0, 1500.0]],
+        },
+        column_units={"labour_cost": "currency", "sales": "currency"},
+    )
+    assert run("Oak is the most labour-heavy store.", [stores]) == [U]
+    assert run("Oak has the highest labour cost.", [stores]) == [C]
