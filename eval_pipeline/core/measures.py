@@ -1,4 +1,4 @@
-"""Units of measure (mass, length, area, volume, energy, power…): how each is spelled after a
+"""Units of measure (mass, length, area, volume, energy, power, data…): how each is spelled after a
 number and in a column name, what it measures, and its size in its kind's base unit.
 
 A number written with one ("6,860 t", "4.2 GWh", "12 bushels") or under a header naming one
@@ -53,6 +53,10 @@ _TABLE: tuple[tuple[str, float, str, str], ...] = (
     ("temperature_c", 1.0, r"°C|degrees\s+C(?:elsius)?", r"celsius|degc"),
     ("temperature_f", 1.0, r"°F|degrees\s+F(?:ahrenheit)?", r"fahrenheit|degf"),
     ("frequency", 1.0, r"Hz", r"hz"),
+    ("data", 1e3, r"KB|kB|kilobytes?", r"kb|kilobytes?"),
+    ("data", 1e6, r"MB|megabytes?", r"mb|megabytes?"),
+    ("data", 1e9, r"GB|gigabytes?", r"gb|gigabytes?"),
+    ("data", 1e12, r"TB|terabytes?", r"tb|terabytes?"),
 )
 _SI: tuple[tuple[str, float, str], ...] = (
     ("energy", 1.0, "Wh"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from eval_pipeline.core.claims.bands import band_numbers
 from eval_pipeline.core.claims.layout import (
@@ -33,6 +34,7 @@ from eval_pipeline.core.claims.numbers import (
     MONTHS,
     WORD_VALUES,
     ParsedNumber,
+    names_limit,
     scan_fractions,
     scan_multiples,
     scan_numbers,
@@ -371,6 +373,14 @@ _CRITERION_BEFORE = re.compile(
 )
 
 
+_PASSED_BEFORE = re.compile(
+    r"\b(?i:clear(?:s|ed|ing)?|top(?:s|ped|ping)|surpass(?:es|ed|ing)?|cross(?:es|ed|ing)?|"
+    r"pass(?:es|ed|ing)?|br(?:eak|eaks|oke|eaking)|miss(?:es|ed|ing)?)\s+(?:the\s+)?$"
+)
+"""A verb that measures against a criterion of the question ("Two cities cleared 100" after
+"Did any sign more than 100?"): it repeats the threshold, stating no value of its own."""
+
+
 _NEXT_WORD = re.compile(r"[\s-]+([A-Za-z]+)")
 
 
@@ -436,7 +446,7 @@ def _echoes_criterion(
     if not same or _asserts_threshold(number, text, thresholds):
         return False
     before = text[max(0, number.numeral_start - 30) : number.numeral_start]
-    if number.bound or _CRITERION_BEFORE.search(before):
+    if number.bound or _CRITERION_BEFORE.search(before) or _PASSED_BEFORE.search(before):
         return True
     if text[number.numeral_end : number.numeral_end + 1] == "-":
         return True
@@ -467,7 +477,18 @@ def _numbers_mentioned(
         and not _echoes_criterion(n, text, criteria, thresholds)
     ]
     bands = band_numbers(text, kept)
-    return [n for n in kept if n.numeral_start not in bands]
+    return [
+        _as_limit(n) if names_limit(text, n) and not _asserts_threshold(n, text, thresholds) else n
+        for n in kept
+        if n.numeral_start not in bands
+    ]
+
+
+def _as_limit(number: ParsedNumber) -> ParsedNumber:
+    """A limit's figure ("above the 16% limit") states the limit's value: no bound, no hedge
+    of the bound word. A yes/no question's threshold the answer compares the metric with
+    ("yes, just over the 2,400 mark") stays a bound on the metric."""
+    return replace(number, bound=None, hedged=False, start=number.numeral_start)
 
 
 # --------------------------------------------------------------------------- shares and ranges

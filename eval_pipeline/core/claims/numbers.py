@@ -129,6 +129,19 @@ _UNIT_AFTER: tuple[tuple[re.Pattern[str], Unit, float], ...] = (
     (re.compile(r"(?:[x×](?![A-Za-z0-9])|\s*(?i:times)\b)"), "ratio", 1.0),
 )
 _MEASURE_AFTER = re.compile(rf"[ \t]?{TEXT_SYMBOL}")
+_TIMES_COUNTED = re.compile(
+    r"[ \t]+(?i:times)(?=[ \t]*(?:[.,;:!?)]|$)|\s+(?i:in|during|each|per|on\s+average|"
+    r"a\s+(?:day|week|month|quarter|year)|last|this|since|so\s+far|between|across|before|after|"
+    r"and|but|while|whereas)\b)"
+)
+""""times" that counts occurrences: "visited 12 times in 2025", "turned 17 times." — no
+compared quantity follows it, as one does a ratio ("2.6 times as many", "4 times Route 9's")."""
+_SCALED_BEFORE = re.compile(
+    r"(?i)\b(?:grew|grow[sn]?|rose|rise[sn]?|increased?|increases|jumped|multiplied|expanded|"
+    r"fell|dropped|shrank|declined|up|down|by|over)\s+(?:[a-z]+\s+)?$"
+)
+"""Words before a number that make "N times" a factor of change ("grew 3 times this year")."""
+
 _SHARE_AFTER = re.compile(
     r"\s+(?i:in|out\s+of|for|of)\s+(?P<every>(?i:every)\s+)?"
     r"(?P<whole>\d[\d,]*(?!\d|[.,]\d)|[A-Za-z]+\b)(?P<noun>\s+[A-Za-z])?"
@@ -271,6 +284,27 @@ def prefix(text: str, start: int) -> tuple[bool, Bound | None, int]:
     return False, None, start
 
 
+_LIMIT_AFTER = re.compile(
+    r"(?:[^\S\n]+[a-z][\w-]*)?[^\S\n]+(?i:limit|cap|ceiling|threshold|target|goal|floor|"
+    r"minimum|maximum|cutoff|cut-off|benchmark|quota|budget|mark|trigger|allowance)s?\b"
+)
+"""The noun of a limit after its figure, one word of what it limits between: "16% (moisture)
+limit", "$2M cap", "2,400 mark"."""
+_DETERMINER_BEFORE = re.compile(r"\b(?i:the|its|their|our|his|her|this|that|a|an)\s+$")
+
+
+def names_limit(text: str, number: ParsedNumber) -> bool:
+    """Is a bounded number the value of a limit its phrase names ("above the 16% limit",
+    "under its $2M cap")? Then the bound word compares the quantity with the limit, and the
+    figure states the limit's value, where "above 16%" bounds the quantity itself."""
+    head = text[max(0, number.numeral_start - 8) : number.numeral_start]
+    return (
+        number.bound is not None
+        and _DETERMINER_BEFORE.search(head) is not None
+        and _LIMIT_AFTER.match(text, number.end) is not None
+    )
+
+
 def _is_bounded(text: str, start: int, end: int) -> bool:
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
@@ -294,6 +328,13 @@ def _signed_start(text: str, start: int) -> tuple[int, float]:
     return start, 1.0
 
 
+def _counts_times(text: str, start: int, end: int) -> bool:
+    """Is the number before "times" a count of occurrences, not a ratio? See _TIMES_COUNTED."""
+    return bool(_TIMES_COUNTED.match(text, end)) and not _SCALED_BEFORE.search(
+        text, max(0, start - 40), start
+    )
+
+
 def scan_numbers(text: str) -> list[ParsedNumber]:
     """Every number written in ``text``, left to right, whatever it means (claim or not)."""
     found: list[ParsedNumber] = []
@@ -312,6 +353,8 @@ def scan_numbers(text: str) -> list[ParsedNumber]:
             multiplier = SCALE_WORDS[m.group("scale").lower()]
         numeral_start, sign = _signed_start(text, m.start())
         unit, unit_factor, end = _unit_after(text, m.end())
+        if unit == "ratio" and _counts_times(text, m.start(), m.end()):
+            unit = "count"
         hedged, bound, start = prefix(text, numeral_start)
         if m.group("currency"):
             unit = "currency"

@@ -515,6 +515,8 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
                 own = not binding.sentence[0] <= where < binding.sentence[1]
                 binding.periods = list(binding.loose_periods if own else periods) or list(periods)
         binding.meaning = _words_around(ctx.answer, claim.span[0], claim.span[1], *binding.clause)
+        if binding.measure is not None:  # "36,790 GB" names its quantity as total_data_gb does
+            binding.meaning |= tokens(binding.measure.name)
         binding.context |= binding.meaning
     _from_to(prose, bindings, ctx)
     _elided(prose, bindings, ctx)

@@ -61,7 +61,9 @@ def sums(
         elif len(series) >= 2:
             scoped = cued or _for_its_grain(deriver, binding, fact)
             every = scoped and len(within) == len(series)  # "November's total", all rows in it
-            whole = not binding.entities and (
+            fewer = _fewer_rows(deriver, binding, len(series))
+            out += _extremes(series, fewer, deriver.ctx.answer, binding)
+            whole = not (binding.entities or fewer[0]) and (
                 every
                 or _says_all(deriver, claim, binding, len(series), cued)
                 or _total_of_its_table(deriver, claim, series)
@@ -94,9 +96,10 @@ def sums(
         if binding.periods:  # "Full-year 2024 revenue" adds 2024's quarters, not 2025's
             group = [f for f in group if _in_periods(f, binding)]
         if len(group) >= 2 and all(map(amount, group)):
-            out.append(
-                Derived(sum(f.value for f in group), group[0].unit, tuple(group), "sum", cued)
-            )
+            fewer = _fewer_rows(deriver, binding, len(group))
+            out += _extremes(group, fewer, deriver.ctx.answer, binding)
+            total = sum(f.value for f in group)
+            out.append(Derived(total, group[0].unit, tuple(group), "sum", cued and not fewer[0]))
     return out
 
 
@@ -193,6 +196,40 @@ def _says_all(deriver: Deriver, claim: Claim, binding: Binding, size: int, cued:
     ):
         return True
     return size in _row_counts(clause)
+
+
+_BOTH = re.compile(r"\b(?i:both)\b")
+_LARGEST = re.compile(
+    r"\b(?i:big|bigger|biggest|large|larger|largest|top|leading|busiest|highest|main|major)\b"
+)
+_SMALLEST = re.compile(r"\b(?i:small|smaller|smallest|bottom|quietest|lowest|minor)\b")
+
+
+def _fewer_rows(deriver: Deriver, binding: Binding, size: int) -> tuple[int, bool]:
+    """The number of rows the claim's clause counts ("the two big sites", "both"), when
+    fewer than the series holds, and whether its words number them ("both" may count the
+    things of one row: "both menus there combined"): its figure adds up that many, never
+    the whole column. Else (0, False)."""
+    clause = deriver.ctx.answer[binding.clause[0] : binding.clause[1]]
+    numbered = [n for n in _row_counts(clause) if n is not None and 2 <= n < size]
+    if numbered:
+        return min(numbered), True
+    return (2, False) if size > 2 and _BOTH.search(clause) else (0, False)
+
+
+def _extremes(
+    series: Sequence[Fact], fewer: tuple[int, bool], text: str, binding: Binding
+) -> list[Derived]:
+    """The sum of the numbered rows' count of largest rows ("the two big sites together"),
+    or smallest when the clause says so, which supports the figure but never accuses it:
+    "big" may rank by another quantity than the one added up."""
+    count, numbered = fewer
+    if not numbered:
+        return []
+    clause = text[binding.clause[0] : binding.clause[1]]
+    low = _SMALLEST.search(clause) and not _LARGEST.search(clause)
+    rows = sorted(series, key=lambda f: f.value, reverse=not low)[:count]
+    return [Derived(sum(f.value for f in rows), rows[0].unit, tuple(rows), "sum", False)]
 
 
 def _row_counts(clause: str) -> list[int | None]:

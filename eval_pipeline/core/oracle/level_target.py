@@ -101,6 +101,9 @@ def target_of(
     first = top[0]
     if (first.fact.labels or first.fact.row_period) and _added_up(state, claim, binding):
         return None, "a figure for several rows or periods added up, which no one value is"
+    base = _compared_base(state, claim, binding)
+    if base:
+        return None, f"the figure of {base!r}, which its sentence compares with, in brackets"
     other = _row_of_another(state, claim, binding, first.fact)
     if other:
         return None, f"stated for {other!r}, which the references do not hold"
@@ -208,6 +211,36 @@ def _qualifier(state: VerifyState, claim: Claim, noun: str | None, fact: Fact) -
     if modifier.endswith("ed") or noun in query | tokens(state.ctx.question):
         return ""
     return found.group().strip()
+
+
+_COMPARED_WITH = re.compile(
+    r"\b(?i:above|below|beneath|than|versus|vs\.?|against|compared\s+(?:with|to)|relative\s+to)"
+    r"[ \t]+(?P<base>(?:[\w'’-]+[ \t]+){0,3}[\w'’-]+)[ \t]*\([^()]*$"
+)
+"""The other side of a comparison, then a bracket open up to a figure: "above list ($350"."""
+_SIDES_IN_BRACKET = re.compile(r"\b(?i:vs\.?|versus|against|compared|than)\b")
+
+
+def _compared_base(state: VerifyState, claim: Claim, binding: Binding) -> str:
+    """The words of what the claim's sentence compares with, when the claim is in the brackets
+    right after them and they name no label or period: "Averages sit above list ($350 for a
+    hot desk)" gives the list price, the base, not the average of the row the bracket names
+    ("ahead of Honda (246)" is Honda's, and checked as such). A bracket holding both sides
+    ("above plan (412 against 380)") states the subject's figure too. Else ""."""
+    text = state.ctx.answer
+    found = _COMPARED_WITH.search(text, binding.sentence[0], claim.span[0])
+    if found is None:
+        return ""
+    close = text.find(")", claim.span[1], binding.sentence[1])
+    inside = text[found.end() : close if close >= 0 else binding.sentence[1]]
+    if _SIDES_IN_BRACKET.search(text, found.start("base"), found.end()) or _SIDES_IN_BRACKET.search(
+        inside
+    ):
+        return ""
+    start, end = found.span("base")
+    if state.ctx.labels_in(start, end) or state.ctx.periods_in(start, end):
+        return ""
+    return found.group("base")
 
 
 def _row_of_another(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> str:
@@ -432,10 +465,22 @@ def _whole_of_its_part(state: VerifyState, claim: Claim, binding: Binding, fact:
 def _stated_for(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:
     """Does a claim of another sentence, bound to this fact's entity, state its value? Then
     this claim, outside a table, is about something else of that entity (a subset, another
-    period); a restatement in its own sentence ("44.7 hours (about 2 days)") is not."""
+    period); a restatement in its own sentence ("44.7 hours (about 2 days)") is not. A fact
+    of no row (no label, no period of a row) is its reference's one entity, which a claim
+    naming none is about too when its words name more of the fact's quantity than this
+    claim's ("above the 16% limit. Peas averaged 15.2% moisture" beside the moisture limit
+    of one crop)."""
     own = fact.labels or fact.scope
+
+    def about_it(other: Binding) -> bool:
+        if other.entities & own:
+            return True
+        closer = (other.meaning & fact.meaning) - binding.meaning
+        lone = not (fact.labels or fact.row_period or other.entities)  # no row to name
+        return lone and bool(closer)
+
     return not binding.in_table and any(
-        state.bindings[other].entities & own and state.bindings[other].sentence != binding.sentence
+        about_it(state.bindings[other]) and state.bindings[other].sentence != binding.sentence
         for other in state.stating_ids(fact) - {claim.id}
         if other in state.bindings
     )

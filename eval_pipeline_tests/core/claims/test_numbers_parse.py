@@ -189,3 +189,24 @@ def test_written_precision_and_last_significant_place(
 def test_factor_records_what_the_numeral_was_multiplied_by(text: str, factor: float) -> None:
     (number,) = scan_numbers(text)
     assert number.factor == pytest.approx(factor)
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        # "times" with no compared quantity after it counts occurrences
+        ("The van was serviced 14 times in 2025.", "count"),
+        ("Bay 3 flooded 6 times, each after heavy rain.", "count"),
+        ("Each driver refuelled 2.5 times a week.", "count"),
+        ("The hall was booked 40 times.", "count"),
+        # a compared quantity after it, or a change before it, makes it a ratio
+        ("Bay 3 flooded 6 times as often as Bay 4.", "ratio"),
+        ("The hall earned 4 times the annex's takings.", "ratio"),
+        ("The hall earned 4 times Annex B's takings.", "ratio"),
+        ("Bookings grew about 3 times in 2025.", "ratio"),
+        ("It is 1.9x.", "ratio"),
+    ],
+)
+def test_times_counted_or_a_ratio(text: str, unit: str) -> None:
+    found = [n for n in scan_numbers(text) if text[n.start : n.end].endswith(("times", "x"))]
+    assert [n.unit for n in found] == [unit]

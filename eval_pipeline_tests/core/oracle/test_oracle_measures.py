@@ -75,6 +75,8 @@ def test_measure_binding(
         ("80 km", "length", 1000.0),
         ("1.2 sq ft", "area", 0.09290304),
         ("4.2 GWh", "energy", 1e9),
+        ("about 36,800 GB", "data", 1e9),
+        ("1.5 TB", "data", 1e12),
     ],
 )
 def test_measure_written(text: str, kind: str, size: float) -> None:
@@ -134,3 +136,56 @@ MONTHLY_TRIPS = ref(
 )
 def test_added_up_is_no_one_rows_level(answer: str, expected: list[str]) -> None:
     assert_verdicts("", answer, [MONTHLY_TRIPS], expected)
+
+
+MONTHLY_VOLUME = ref(
+    {
+        "columns": ["month", "traffic_gb", "sessions"],
+        "rows": [["2025-07", 36_790.0, 5_120], ["2025-08", 37_004.4, 5_310]],
+    },
+    sql="SELECT month, traffic_gb, sessions FROM t",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # a data size is the column its name says holds one, converted, whatever its decimals
+        ("August carried 37,004 GB.", [S]),
+        ("August carried 37.0 TB.", [S]),
+        ("August carried 37,404 GB.", [C]),
+        # never a count of other things: the sessions are not what 5,310 GB says
+        ("August had 5,310 sessions.", [S]),
+        ("August carried 5,310 GB.", [C]),
+        # its words name the quantity the column's name says: the months it adds up
+        ("July and August together carried about 73,794 GB.", [S]),
+    ],
+)
+def test_data_sizes(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Traffic in July and August 2025?", answer, [MONTHLY_VOLUME], expected)
+
+
+def test_a_data_size_beside_counts_only_is_unverifiable() -> None:
+    sessions = ref({"2025-07": 5_120, "2025-08": 5_310}, "count", name="sessions")
+    assert_verdicts("", "August carried 5,310 GB.", [sessions], [U])
+
+
+QUARTER_VOLUME = ref(
+    {
+        "columns": ["month", "traffic_gb"],
+        "rows": [["2025-07", 36_790.0], ["2025-08", 37_004.4], ["2025-09", 37_482.6]],
+    },
+    sql="SELECT month, traffic_gb FROM t",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # the unit written names the column's quantity, so "for the quarter" totals its months
+        ("In Q3 2025 we carried about 111,300 GB for the quarter.", [S]),
+        ("In Q3 2025 we carried about 121,300 GB for the quarter.", [C]),
+    ],
+)
+def test_a_measure_names_its_quantity(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Traffic per month in Q3 2025?", answer, [QUARTER_VOLUME], expected)

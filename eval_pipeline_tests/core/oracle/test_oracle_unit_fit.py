@@ -252,3 +252,24 @@ COUNTED = [
 @pytest.mark.parametrize(("question", "answer", "expected"), COUNTED)
 def test_rows_counted(question: str, answer: str, expected: list[str]) -> None:
     assert_verdicts(question, answer, [LATE], expected)
+
+
+VISITS = ref(
+    {"columns": ["member", "visits"], "rows": [["K-17", 11], ["K-22", 30]]},
+    sql="SELECT member, COUNT(*) AS visits FROM v GROUP BY member",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # "N times" with nothing compared after it is a count of occurrences
+        ("Member K-17 came in 11 times in 2025.", [S]),
+        ("Member K-17 came in 14 times in 2025.", [C]),
+        # a ratio of the two members is no count of either's visits
+        ("K-22 came in about 2.7 times as often as K-17.", [S]),
+        ("K-22 came in 4 times as often as K-17.", [C]),
+    ],
+)
+def test_times_counting_occurrences(answer: str, expected: list[str]) -> None:
+    assert_verdicts("How often did members visit?", answer, [VISITS], expected)
