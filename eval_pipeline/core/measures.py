@@ -107,15 +107,6 @@ def measure_written(text: str) -> Measure | None:
     return next((m for pattern, m in _AFTER if pattern.fullmatch(unit)), None)
 
 
-def measure_after(text: str, at: int) -> tuple[Measure, int] | None:
-    """The unit of measure written at ``at`` (after a number), with where it ends."""
-    for pattern, measure in _AFTER:
-        found = pattern.match(text, at)
-        if found is not None:
-            return measure, found.end()
-    return None
-
-
 def measures_named(name: str) -> tuple[Measure | None, Measure | None]:
     """(what a column or function name says its values are in, what they are per): "net_tonnes"
     → (tonnes, None); "avg_price_per_tonne" → (None, tonnes); "yield_bu_per_acre" → (bushels,

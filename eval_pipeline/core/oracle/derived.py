@@ -63,7 +63,7 @@ RELATIVE_CUE = re.compile(
     r"decline|rose|fell|dropped|up|down|relative)"
     r"|\b(?i:gain(?:s|ed)?|cut|drops?|fall(?:s|ing)?|rises?|rising|jump(?:s|ed)?|ahead|behind)\b"
 )
-SAYS_RELATIVE = re.compile(r"\b(?i:relative(?:ly)?|proportionally)\b")
+_SAYS_RELATIVE = re.compile(r"\b(?i:relative(?:ly)?|proportionally)\b")
 """Words that make a "%" change of rates relative, not points: "a relative decline of 4.2%",
 "about 6% lower in relative terms"."""
 
@@ -71,7 +71,7 @@ SAYS_RELATIVE = re.compile(r"\b(?i:relative(?:ly)?|proportionally)\b")
 def says_relative(text: str, claim: Claim) -> bool:
     """Do the words right around the claim call it a relative change?"""
     start, end = claim.span
-    return bool(SAYS_RELATIVE.search(text, max(0, start - 30), min(len(text), end + 25)))
+    return bool(_SAYS_RELATIVE.search(text, max(0, start - 30), min(len(text), end + 25)))
 
 
 GAP_CUE = re.compile(r"\b(?i:gap|difference|apart|spread|separat\w*|margin)\b")

@@ -177,6 +177,11 @@ class Fact:
         return " ".join(n for n in names if n)
 
     @property
+    def words(self) -> frozenset[str]:
+        """Its meaning and every word of its names and scope: whatever a claim may name it by."""
+        return self.meaning | tokens(" ".join([*self.names, *self.scope]))
+
+    @property
     def measures(self) -> tuple[Measure | None, Measure | None]:
         """(the unit of measure its values are in, the one they are per), by its column's name
         (a table's other columns are not it: "loads" beside "top_members_by_tonnes" counts

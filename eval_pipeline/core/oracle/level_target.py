@@ -32,7 +32,8 @@ _WORD_AFTER = re.compile(r"\s*([a-z][a-z-]+)")
 _CALENDAR = re.compile(r"(?i)\b(?:working|business|calendar|school|trading)\s+(?:days?|weeks?)\b")
 """Days counted on a calendar ("22 working days"): a count of days a period holds, no time an
 activity took, unless its words name the quantity."""
-_STATISTIC = re.compile(r"\b(?i:median|maximum|minimum|percentile|p\d{2}|mode)\b")
+_STATISTIC_WORDS = r"median|maximum|minimum|percentile|p\d{2}|mode"
+_STATISTIC = re.compile(rf"\b(?i:{_STATISTIC_WORDS})\b")
 _SAME_FIGURE = tokens("average overall mean")
 """Words a restatement may end on without naming another quantity ("88.6 minutes on average")."""
 _UNIT_WORDS = tokens("minutes mins hours hrs days usd dollars pct percent percentage count cnt")
@@ -121,7 +122,7 @@ def target_of(
             f"another sentence states {first.fact.describe()}, and its words do not name it"
         )
     noun = head_noun(state.ctx.answer, claim)
-    own = first.fact.meaning | tokens(" ".join([*first.fact.names, *first.fact.scope]))
+    own = first.fact.words
     unit = claim_unit(claim, binding)
     alike = state.numeric_families[family(unit)] if among_others else 0
     if (
@@ -200,7 +201,7 @@ def _qualifier(state: VerifyState, claim: Claim, noun: str | None, fact: Fact) -
     venue's events): it counts a part of what the fact counts, not all of it. Else "". A
     participle ("51 completed visits", "454 scheduled appointments") most often says what
     happened to each thing counted, which is how the count is defined, not a part of it."""
-    own = fact.meaning | tokens(" ".join([*fact.names, *fact.scope]))
+    own = fact.words
     if noun is None or noun in own or noun in state.fact_words | _NOT_QUALIFIERS:
         return ""
     found = _QUALIFIED.match(state.ctx.answer, claim.span[1])
@@ -346,9 +347,7 @@ def _left_by_its_sentence(
     return top
 
 
-_STATISTIC_NAME = re.compile(
-    r"(?i)(?:^|_|\b)(median|max|maximum|min|minimum|p\d{2}|percentile|mode)(?:_|\b|$)"
-)
+_STATISTIC_NAME = re.compile(rf"(?i)(?:^|_|\b)(max|min|{_STATISTIC_WORDS})(?:_|\b|$)")
 
 
 def _of_its_statistic(binding: Binding, top: list[Fit]) -> list[Fit]:

@@ -26,7 +26,7 @@ from eval_pipeline.core.oracle.claim_words import (
     apposed,
 )
 from eval_pipeline.core.oracle.derived import Deriver
-from eval_pipeline.core.oracle.facts import Fact, balances, is_change, tokens
+from eval_pipeline.core.oracle.facts import Fact, balances, is_change
 from eval_pipeline.core.oracle.tolerance import ToleranceRule
 from eval_pipeline.core.oracle.units import RATES, family
 
@@ -63,6 +63,7 @@ class WrittenShare:
 
     @classmethod
     def of(cls, part: Claim, whole: Claim) -> WrittenShare:
+        """A share written beside its one part and its whole ("17 of 93 … (18%)")."""
         return cls((part,), whole, (part,))
 
 
@@ -80,7 +81,6 @@ class VerifyState:
         claims: Sequence[Claim],
         bindings: dict[str, Binding],
     ) -> None:
-        self.facts = facts
         self.claims = claims
         self.bindings = bindings
         self.numeric_families = Counter(family(c.unit) for c in claims if c.kind == "numeric")
@@ -92,14 +92,7 @@ class VerifyState:
         self.rule = rule
         self.anchors: dict[int, list[int]] = {}
         """id(fact) → positions of the claims that state it."""
-        self.deriver = Deriver(facts, ctx, self.anchors)
-        self.rates = any(f.unit in RATES for f in facts)
-        self.scores = any(_SCORE_NAME.search(f.quantity_name) for f in facts)
-        """The references hold a score, so "4.2 out of 5" may be checked."""
-        self.levels = [f for f in facts if not is_change(f)] or facts
-        """Facts a level claim is compared with: changes are for change claims."""
-        self.balances = balances(facts)
-        """Quantity names of net balances, which a signed claim states as they are."""
+        self._use_facts(facts)
         self.stated_series: dict[str, tuple[int, str | None]] = {}
         """Claim id → the one series whose value, for its own row, the claim states."""
         self.columns = {
@@ -121,21 +114,26 @@ class VerifyState:
         """The same answer beside only ``facts`` (those a claim in a unit of measure may
         state), sharing what the claims have anchored and stated."""
         other = copy.copy(self)
-        other.__dict__.pop("fact_words", None)
-        other.facts = facts
-        other.deriver = Deriver(facts, self.ctx, self.anchors)
-        other.rates = any(f.unit in RATES for f in facts)
-        other.scores = any(_SCORE_NAME.search(f.quantity_name) for f in facts)
-        other.levels = [f for f in facts if not is_change(f)] or facts
-        other.balances = balances(facts)
+        other._use_facts(facts)
         return other
+
+    def _use_facts(self, facts: list[Fact]) -> None:
+        """Set the facts the claims are checked beside, and what is read from them alone."""
+        self.__dict__.pop("fact_words", None)
+        self.facts = facts
+        self.deriver = Deriver(facts, self.ctx, self.anchors)
+        self.rates = any(f.unit in RATES for f in facts)
+        self.scores = any(_SCORE_NAME.search(f.quantity_name) for f in facts)
+        """The references hold a score, so "4.2 out of 5" may be checked."""
+        self.levels = [f for f in facts if not is_change(f)] or facts
+        """Facts a level claim is compared with: changes are for change claims."""
+        self.balances = balances(facts)
+        """Quantity names of net balances, which a signed claim states as they are."""
 
     @cached_property
     def fact_words(self) -> frozenset[str]:
         """Every word of the facts' names, labels and scopes."""
-        return frozenset().union(
-            *(f.meaning | tokens(" ".join([*f.names, *f.scope])) for f in self.facts)
-        )
+        return frozenset().union(*(f.words for f in self.facts))
 
     def stated_at(self, place: tuple[object, ...]) -> Counter[tuple[int, str | None]]:
         """The series the claims of one column or list place state, counted once (after every
