@@ -38,6 +38,10 @@ def test_a_limit_stated_elsewhere_leaves_another_figure_of_its_unit_unaccused() 
     next sentence is another quantity, not the limit stated wrong."""
     answer = "11% of valves tested above the 2.5% limit. Valves lost 1.8% pressure on average."
     assert run(answer, [SHARE, SEAL]) == [S, S, U]
+    # the later figure's words share the limit's ("leaked"), so only the limit being stated
+    # already, for the reference's one entity, keeps it from being held against the limit
+    answer = "11% of valves tested above the 2.5% leak limit. Type B valves leaked 1.8% on average."
+    assert run(answer, [SHARE, SEAL]) == [S, S, U]
     # near miss: with the limit written as a bound the limit is stated by no claim, and the
     # figure naming the limit's words is accused
     answer = "11% of valves tested above 2.5%. The leak limit is 1.8%."
