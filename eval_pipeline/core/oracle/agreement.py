@@ -3,6 +3,7 @@ written with (and with the sign its words give it)?"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -79,6 +80,20 @@ class Check:
         prefixed = found.how in _SUMS and measure_written(self.claim.text) is not None
         prefixes = claim_scales(self.claim, self.unit, found.facts[0]) if prefixed else []
         return any(self._agrees_derived(found, factor * prefix) for prefix in prefixes or [1.0])
+
+    def times(self, truth: Fact | Derived) -> float | None:
+        """How many times the truth the stated value is, in the scale that brings them
+        closest (a percent against a fraction, "4.2 GWh" against megawatt-hours)."""
+        assert self.claim.value is not None
+        if isinstance(truth, Fact):
+            factors = claim_scales(self.claim, self.unit, truth)
+        else:
+            factor = scale(self.unit, truth.unit)
+            if factor is None and truth.unit == "fraction":
+                factor = 0.01
+            factors = [] if factor is None else [factor]
+        ratios = [abs(self.claim.value * f / truth.value) for f in factors if truth.value]
+        return min((r for r in ratios if r > 0), key=lambda r: abs(math.log(r)), default=None)
 
     def _agrees_derived(self, found: Derived, factor: float) -> bool:
         stated, truth = self._stated(found.facts) * factor, found.value

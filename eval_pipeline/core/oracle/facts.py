@@ -34,7 +34,7 @@ from eval_pipeline.core.oracle.periods import (
     period_mentions,
     series_periods,
 )
-from eval_pipeline.core.oracle.sql_reading import aggregated
+from eval_pipeline.core.oracle.sql_reading import aggregated, counted
 from eval_pipeline.core.oracle.units import RATES, unit_from_name
 
 _ID_COLUMN = re.compile(
@@ -439,6 +439,12 @@ def _unit_of(
         unit = unit_from_name(scalar_name(rv))
         if unit is None and whole:
             unit = "count" if _PLURAL.search(scalar_name(rv)) else None
+    if (
+        unit is None
+        and rv.shape != "mapping"
+        and (column or scalar_name(rv)) in counted(rv.reference.sql)
+    ):
+        unit = "count"  # a bare COUNT whose name says nothing: "claims_over_100"
     if unit is None and (column is None or numeric == 1):
         if rv.unit in RATES and whole:
             return "count" if largest > 100 else None  # counts in a rate KPI

@@ -26,6 +26,13 @@ _ELSEWHERE = re.compile(
     r"\b(?i:industry|industry-wide|market-wide|benchmarks?|national(?:ly)?|typical(?:ly)?|"
     r"usually|normally|peers?|competitors?|elsewhere)\b"
 )
+_OPEN_RANGE = re.compile(
+    r"(?i)\b(?:19|20)\d\d\s+(?:or|and)\s+(?:later|after|earlier|before)\b|"
+    r"\b(?:19|20)\d\d\s+onwards?\b|\bfrom\s+(?:19|20)\d\d\s+on\b|"
+    r"\b(?:before|after|prior\s+to)\s+(?:19|20)\d\d\b"
+)
+"""A year that opens or closes a range ("joined in 2020 or later", "before 2019"): the figure
+is of every period on that side, not of the year named."""
 _OUT_OF = re.compile(r"\s+(?i:out\s+of)\s+\d")
 _ARTICLE_BEFORE = re.compile(r"\b(?i:a|an)\s+$")
 _WORD_AFTER = re.compile(r"\s*([a-z][a-z-]+)")
@@ -533,6 +540,9 @@ def not_its_level(state: VerifyState, claim: Claim, binding: Binding) -> str:
     if not binding.periods and state.for_another_period(binding):
         return "its sentence names only periods the references are not for"
     clause_before = state.ctx.answer[binding.clause[0] : claim.span[0]]
+    clause = state.ctx.answer[binding.clause[0] : binding.clause[1]]
+    if claim.kind == "numeric" and (found := _OPEN_RANGE.search(clause)):
+        return f"a figure for a range of periods ({found.group()!r}), not for one"
     if _ELSEWHERE.search(clause_before):
         return "a figure for outside the references ('industry', 'usually', 'typically')"
     answer, end = state.ctx.answer, claim.span[1]

@@ -71,6 +71,16 @@ def aggregated(sql: str | None) -> frozenset[str]:
     return frozenset(e.alias_or_name for e in tree.expressions if e.find(exp.AggFunc))
 
 
+def counted(sql: str | None) -> frozenset[str]:
+    """The output columns that are a bare ``COUNT(...)``: counts, whatever their names say
+    ("claims_over_100" counts claims; it holds no money)."""
+    tree = _parsed(sql) if sql else None
+    if tree is None:
+        return frozenset()
+    bare = (e for e in tree.expressions if isinstance(e.unalias(), exp.Count))
+    return frozenset(e.alias_or_name for e in bare)
+
+
 def _conditions(tree: exp.Select) -> frozenset[str]:
     where = tree.args.get("where")
     if where is None:

@@ -10,6 +10,7 @@ accusing a right answer is worse than leaving a claim unchecked.
 from __future__ import annotations
 
 import bisect
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -34,6 +35,7 @@ from eval_pipeline.core.oracle.derived_pins import (
 from eval_pipeline.core.oracle.facts import (
     Fact,
     all_facts,
+    fmt_value,
     is_change,
     is_code,
     is_total_row,
@@ -68,6 +70,10 @@ _SHARE_AFTER = re.compile(r"[ \t]*(?:[a-z][\w-]*[ \t]+){0,2}?\([ \t]*")
 _LIST_JOINT = re.compile(r",|\b(?i:and)\b")
 """What joins the figures of one list, which a hedge written before the first may cover."""
 _MAX_EVIDENCE = 12
+_NEAR = 0.5
+"""A misstated level is within this factor of its truth (half to twice it) unless its words
+name the truth's quantity."""
+_CHANGES = ("difference", "relative change", "spread", "ratio")
 _JOINT_ONLY = re.compile(
     r"[ \t]*(?:,|\(|[ \t][—–])[ \t]*(?i:or[ \t]+|i\.e\.,?[ \t]+|that[ \t]+is,?[ \t]+)?"
 )
@@ -211,6 +217,9 @@ class _Verifier:
             if other is not None:
                 return _unverifiable(claim, other, self.state.usable)
             held = derived_kinds(stated[0])
+            far = self._far_and_unnamed(claim, binding, check, stated[0])
+            if far is not None:
+                return _unverifiable(claim, far, self.state.usable)
             if reading.fits(held):
                 return _contradicted(claim, accused, "; ".join(d.describe() for d in stated))
             refused = reading.refusal(held)
@@ -255,6 +264,10 @@ class _Verifier:
             other = self._value_of_another(claim, binding, check, [f.fact for f in target])
             if other is None:
                 other = self._under_a_shared_hedge(claim, binding, unit, target[0].fact)
+            if other is None:
+                other = self._far_and_unnamed(claim, binding, check, target[0].fact)
+            if other is None:
+                other = _its_complement(check, target[0].fact)
             if other is not None:
                 return _unverifiable(claim, other, self.state.usable)
             shown = ", ".join(f.describe() for f in target[:_MAX_EVIDENCE])
@@ -283,6 +296,8 @@ class _Verifier:
             pinned = in_phrase  # "lowest at 55.0%, 11.7 points behind X": the 55.0%'s column
         if pinned and len({frozenset(map(id, d.facts)) for d in pinned}) == 1:
             other = self._value_of_another(claim, binding, check, pinned[0].facts)
+            if other is None:
+                other = self._far_and_unnamed(claim, binding, check, pinned[0])
             if other is not None:
                 return _unverifiable(claim, other, self.state.usable)
             if claim.kind == "comparison" and self._derived_stated_right(claim, pinned[0]):
@@ -527,6 +542,36 @@ class _Verifier:
                 return f"its value is {fact.describe()}'s, which its words may mean"
         return None
 
+    def _far_and_unnamed(
+        self, claim: Claim, binding: Binding, check: Check, truth: Fact | Derived
+    ) -> str | None:
+        """Why a level about to be accused is not, when it is more than twice or under half
+        the value it would be held against and its clause names something, but nothing of that
+        value's quantity, which the answer or question names elsewhere: a misstated figure is
+        rarely so far off and named otherwise, while a figure about something the references
+        lack often is ("Amnesty week waived $120" beside monthly fines, "DVDs accrue $1 a day"
+        beside the average fine). A figure off by a power of ten is a misstated scale ("0.60%"
+        for 0.60, "$123,457" for $1.23M), and a gap is easily twice another, so neither is
+        excused."""
+        if claim.kind != "numeric" or claim.per is not None or written_signed(claim):
+            return None
+        if isinstance(truth, Derived) and truth.how in _CHANGES:
+            return None
+        times = check.times(truth)
+        if times is None or _NEAR <= times <= 1 / _NEAR or _a_power_of_ten(times):
+            return None
+        facts = truth.facts if isinstance(truth, Derived) else (truth,)
+        own = frozenset().union(*(f.own_meaning for f in facts))
+        ctx = self.state.ctx
+        clause = tokens(ctx.answer[binding.clause[0] : binding.clause[1]])
+        if not binding.meaning or (binding.meaning | clause) & own:
+            return None
+        if not own & (tokens(ctx.answer) | tokens(ctx.question)):
+            return None  # the quantity is named nowhere: no words tell it from another
+        why = f"it is {times:.2g} times {truth.describe()}, and its clause names nothing of "
+        why += "that quantity, which the answer names elsewhere: more likely a figure the "
+        return why + "references do not hold than a misstatement of it"
+
     def _under_a_shared_hedge(
         self, claim: Claim, binding: Binding, unit: Unit | None, fact: Fact
     ) -> str | None:
@@ -564,6 +609,28 @@ _TAKES_AN_OBJECT = re.compile(
 )
 """A verb whose object is an amount ("the plant lost roughly 1,940 hours", "added 24 seats"):
 the amount lost may be a level (downtime, seats added), as well as a change."""
+
+
+def _its_complement(check: Check, fact: Fact) -> str | None:
+    """Why a share about to be accused is not, when it is the rest of the rate it is bound
+    to: "fail on about 17 in 100 first attempts" beside a first-attempt success rate of
+    83.5%. Which side its words mean is theirs to say, so it is left unverifiable."""
+    if fact.unit not in ("percent", "fraction") or check.claim.kind != "numeric":
+        return None
+    share = fact.value / 100 if fact.unit == "percent" else fact.value
+    if not 0 <= share <= 1:
+        return None
+    rest = Derived(1 - share, "fraction", (fact,), "complement", False)
+    if not check.derived(rest):
+        return None
+    why = f"it states the rest of {fact.describe()} (1 - {fmt_value(round(share, 4))}), "
+    return why + "which its words may mean"
+
+
+def _a_power_of_ten(times: float) -> bool:
+    """Is the ratio 10, 100, 1,000 … or their inverse, to within 2 %?"""
+    exponent = round(math.log10(times))
+    return exponent != 0 and abs(times / 10.0**exponent - 1) <= 0.02
 
 
 def _object_of_its_verb(claim: Claim, answer: str) -> bool:
@@ -623,6 +690,8 @@ def _polar(claim: Claim, answer: str, around: Sequence[Claim]) -> bool:
         start = breaks[-1] if breaks else earlier
     line_end = answer.find("\n", claim.span[1])  # "+10.4 pts\n\nBetter than …": another's
     end = claim.span[1] + 15 if line_end < 0 else min(line_end, claim.span[1] + 15)
+    later = min((c.span[0] for c in around if c.span[0] >= claim.span[1]), default=end)
+    end = min(end, later)  # "104 minutes quicker, a 4.2% improvement": the 4.2%'s word
     return bool(POLAR_WORDS.search(answer, start, end))
 
 

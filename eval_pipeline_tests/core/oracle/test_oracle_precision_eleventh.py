@@ -1,0 +1,128 @@
+"""Precision on two more domains the rules were not tuned on (a parcel network, a library
+system): causes of false accusations found when they were measured — a level far from the value
+it is bound to whose words name another quantity, "improvement" after a change read as that
+change's own word, a bare COUNT aliased without a unit word, a year that opens a range, and a
+share stated as the rest of a rate — written here in other words and another domain (a bakery
+chain), each beside a near miss the oracle must still decide.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from eval_pipeline.core.oracle.sql_reading import counted
+from eval_pipeline_tests.core.oracle.answers import C, S, U, assert_verdicts, ref
+
+BASKET = ref(48.2, "currency", name="average_basket_value", params={"shop": "Quay Street"})
+BASKET_ASKED = "What was the average basket at Quay Street?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # far from the basket value, and its words name a refund scheme, not a basket
+        ("At Quay Street the loyalty scheme refunded $9 a visit.", [U]),
+        ("At Quay Street, staff discounts came to $130.", [U]),
+        # near misses: within twice the value, words naming the basket, a scale slip, no words
+        ("At Quay Street the loyalty scheme refunded $40 a visit.", [C]),
+        ("Quay Street's average basket was $9.", [C]),
+        ("At Quay Street: $130.", [C]),
+    ],
+)
+def test_a_far_level_whose_words_name_another_quantity_is_not_accused(
+    answer: str, expected: list[str]
+) -> None:
+    assert_verdicts(BASKET_ASKED, answer, [BASKET], expected)
+
+
+OVENS = ref(1234567.89, "currency", name="oven_capex_total")
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Capital put into the kitchen line totals $412,000.", [U]),
+        # a power of ten off is a misstated scale, and within twice it a misstated figure
+        ("Capital put into the kitchen line totals $123,457.", [C]),
+        ("Capital put into the kitchen line totals $1.1M.", [C]),
+    ],
+)
+def test_a_figure_a_power_of_ten_off_is_a_misstated_scale(answer: str, expected: list[str]) -> None:
+    assert_verdicts("What was the total spent on new ovens?", answer, [OVENS], expected)
+
+
+BAKE_2030 = ref(30.0, "hours", name="avg_bake_to_shelf_hours", params={"year": 2030}, label="2030")
+BAKE_2031 = ref(28.5, "hours", name="avg_bake_to_shelf_hours", params={"year": 2031}, label="2031")
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "Bake to shelf took 30.0 hours in 2030 and 28.5 hours in 2031, 90 minutes quicker, "
+            "a 5% improvement.",
+            [S, S, S, S],
+        ),
+        (
+            "Bake to shelf took 30.0 hours in 2030 and 28.5 hours in 2031, 60 minutes quicker, "
+            "a 5% improvement.",
+            [S, S, C, S],
+        ),
+    ],
+)
+def test_an_improvement_word_after_a_change_is_the_next_figures(
+    answer: str, expected: list[str]
+) -> None:
+    assert_verdicts("Has bake to shelf got faster?", answer, [BAKE_2030, BAKE_2031], expected)
+
+
+def test_a_bare_count_is_a_count_whatever_its_alias() -> None:
+    sql = "SELECT COUNT(*) AS orders_over_50, SUM(total) AS takings FROM orders WHERE total > :t"
+    assert counted(sql) == {"orders_over_50"}
+    assert counted("SELECT COUNT(DISTINCT shop) + 1 AS shops FROM orders") == frozenset()
+    over = ref(117, sql="SELECT COUNT(*) AS orders_over_50 FROM orders WHERE total > :t")
+    asked = "How many orders were over $50?"
+    assert_verdicts(asked, "126 orders were over $50. The largest order was $612.", [over], [C, U])
+    assert_verdicts(asked, "117 orders were over $50.", [over], [S])
+
+
+HIRES = ref(
+    {
+        "columns": ["hire_year", "bakers_hired"],
+        "rows": [[2027, 10], [2028, 16], [2029, 9], [2030, 12], [2031, 3]],
+    },
+    sql="SELECT hire_year, COUNT(*) AS bakers_hired FROM bakers GROUP BY 1",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("24 bakers joined in 2029 or later.", [U]),
+        ("24 bakers joined from 2029 onwards.", [U]),
+        ("Before 2029, 26 bakers joined.", [U]),
+        ("14 bakers joined in 2029.", [C]),
+    ],
+)
+def test_a_year_that_opens_a_range_names_no_row(answer: str, expected: list[str]) -> None:
+    assert_verdicts("How many bakers were hired each year?", answer, [HIRES], expected)
+
+
+FRESH = ref(83.5, "percent", name="fresh_at_open_rate", params={"shop": "Quay Street"})
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Quay Street opens with stale stock on about 17 in 100 opening bakes.", [U]),
+        ("Quay Street opens with stale stock on 16.5% of mornings.", [U]),
+        # which side a figure's words mean is not read, so an inverted rate goes unaccused too
+        ("Quay Street was fresh at open on 16.5% of mornings.", [U]),
+        ("Quay Street opens with stale stock on about 25 in 100 opening bakes.", [C]),
+        ("Quay Street was fresh at open on 80.5% of mornings.", [C]),
+    ],
+)
+def test_a_share_that_is_the_rest_of_a_rate_is_not_accused(
+    answer: str, expected: list[str]
+) -> None:
+    assert_verdicts("How often is Quay Street fresh at open?", answer, [FRESH], expected)
