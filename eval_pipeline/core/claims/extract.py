@@ -52,6 +52,9 @@ _NOT_CLAIMS = re.compile(
             r"(?i:https?://|www\.)\S+",  # URL
             r"\b\d{4}-\d{1,2}(?:-\d{1,2})?(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b",  # ISO date / month
             r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}/\d{1,2}(?:/\d{1,2})?\b",  # other dates
+            rf"\b\d{{1,2}}{_ORDINAL_SUFFIX}?\s*[–—-]\s*\d{{1,2}}{_ORDINAL_SUFFIX}?"
+            rf"\s+(?:of\s+)?{MONTHS}",  # 3–9 May
+            rf"\b{MONTHS}\s+\d{{1,2}}{_ORDINAL_SUFFIX}?\s*[–—-]\s*\d{{1,2}}\b",  # May 3–9
             rf"\b{MONTHS}\s+\d{{1,2}}{_ORDINAL_SUFFIX}?\b(?:,?\s+\d{{4}}\b)?",  # March 1, 2026
             rf"\b\d{{1,2}}{_ORDINAL_SUFFIX}?\s+(?:of\s+)?{MONTHS}(?:,?\s+\d{{4}}\b)?",  # 1 March
             rf"\b\d{{1,2}}{_ORDINAL_SUFFIX}?(?:,\s*\d{{1,2}}{_ORDINAL_SUFFIX}?)*,?\s+(?:and|to|or|&)"

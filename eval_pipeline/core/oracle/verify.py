@@ -73,6 +73,16 @@ _MAX_EVIDENCE = 12
 _NEAR = 0.5
 """A misstated level is within this factor of its truth (half to twice it) unless its words
 name the truth's quantity."""
+_NOUN_AFTER = re.compile(
+    r"(?:[ \t]+of[ \t]+all[ \t]+(?:the[ \t]+|our[ \t]+|its[ \t]+|their[ \t]+)?|"
+    r"(?:(?<=more)|(?<=fewer)|[ \t]+(?:more|fewer))[ \t]+)"
+    r"(?!(?:them|those|these|it|of|than|in|at|on|to|for)\b)"
+    r"(?P<noun>(?:[a-z][a-z-]+[ \t]+)?[a-z][a-z-]+s)\b"
+)
+"""The things a share or a change counts: "% of all cardholders", "% more parcels"."""
+_DECIMAL = re.compile(r"\d\.\d")
+_SCALED = re.compile(r"(?i)\d\s*(?:k|m|mn|bn?|thousand|million|billion)\b")
+"""A figure written with decimals and one whose scale word makes them whole ("2.4K")."""
 _CHANGES = ("difference", "relative change", "spread", "ratio")
 _JOINT_ONLY = re.compile(
     r"[ \t]*(?:,|\(|[ \t][—–])[ \t]*(?i:or[ \t]+|i\.e\.,?[ \t]+|that[ \t]+is,?[ \t]+)?"
@@ -218,6 +228,8 @@ class _Verifier:
                 return _unverifiable(claim, other, self.state.usable)
             held = derived_kinds(stated[0])
             far = self._far_and_unnamed(claim, binding, check, stated[0])
+            if far is None:
+                far = self._of_another_noun(claim)
             if far is not None:
                 return _unverifiable(claim, far, self.state.usable)
             if reading.fits(held):
@@ -268,6 +280,10 @@ class _Verifier:
                 other = self._far_and_unnamed(claim, binding, check, target[0].fact)
             if other is None:
                 other = _its_complement(check, target[0].fact)
+            if other is None:
+                other = self._decimal_for_a_count(claim, target[0].fact)
+            if other is None:
+                other = self._of_another_noun(claim)
             if other is not None:
                 return _unverifiable(claim, other, self.state.usable)
             shown = ", ".join(f.describe() for f in target[:_MAX_EVIDENCE])
@@ -298,6 +314,8 @@ class _Verifier:
             other = self._value_of_another(claim, binding, check, pinned[0].facts)
             if other is None:
                 other = self._far_and_unnamed(claim, binding, check, pinned[0])
+            if other is None:
+                other = self._of_another_noun(claim)
             if other is not None:
                 return _unverifiable(claim, other, self.state.usable)
             if claim.kind == "comparison" and self._derived_stated_right(claim, pinned[0]):
@@ -571,6 +589,33 @@ class _Verifier:
         why = f"it is {times:.2g} times {truth.describe()}, and its clause names nothing of "
         why += "that quantity, which the answer names elsewhere: more likely a figure the "
         return why + "references do not hold than a misstatement of it"
+
+    def _of_another_noun(self, claim: Claim) -> str | None:
+        """Why a share or a change is not accused when the noun written right after it names
+        what it is of ("17.5% of all card holders", "15% more parcels") and nothing the
+        references hold or the question asks about goes by that name: the figure is about a
+        quantity the references lack, however close its value."""
+        found = _NOUN_AFTER.match(self.state.ctx.answer, claim.span[1])
+        noun = found.group("noun") if found else ""
+        named = tokens(noun)
+        if not named or named & tokens(self.state.ctx.question):
+            return None
+        if any(named & f.words for f in self.state.facts):
+            return None
+        return f"a figure of {noun!r}, which no reference value is about"
+
+    def _decimal_for_a_count(self, claim: Claim, fact: Fact) -> str | None:
+        """Why a figure written with decimals ("11.1" under "Avg per event") is not accused
+        by a count of whole things: no one writes a count of events as 11.1, so it states
+        another quantity (an average, a rate) that the column's name shares words with."""
+        if fact.unit != "count" or claim.value is None or claim.value.is_integer():
+            return None
+        if not _DECIMAL.search(claim.text) or _SCALED.search(claim.text):
+            return None
+        series = self.state.deriver.series.get(fact.series, ())
+        if not all(f.value.is_integer() for f in (*series, fact)):
+            return None
+        return f"a figure with decimals, while {fact.describe()} counts whole things"
 
     def _under_a_shared_hedge(
         self, claim: Claim, binding: Binding, unit: Unit | None, fact: Fact

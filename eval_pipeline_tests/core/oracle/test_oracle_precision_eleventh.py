@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from eval_pipeline.core.claims.extract import extract_claims
 from eval_pipeline.core.oracle.sql_reading import counted
 from eval_pipeline_tests.core.oracle.answers import C, S, U, assert_verdicts, ref
 
@@ -126,3 +127,75 @@ def test_a_share_that_is_the_rest_of_a_rate_is_not_accused(
     answer: str, expected: list[str]
 ) -> None:
     assert_verdicts("How often is Quay Street fresh at open?", answer, [FRESH], expected)
+
+
+def test_a_day_range_of_a_month_is_a_date() -> None:
+    for answer in ("Loaves baked per day, 3–9 March 2031: 29 on Monday.", "Sales, May 12-18: 29."):
+        assert [c.text for c in extract_claims("TC_001", "How many?", answer).claims] == ["29"]
+    # near miss: a range of amounts stays a claim
+    assert [c.text for c in extract_claims("TC_001", "How many?", "We took 3–9 trays.").claims]
+
+
+CLASSES = ref(
+    {
+        "columns": ["class", "sessions", "attendance"],
+        "rows": [["Sourdough", 32, 355], ["Pastry", 47, 1014]],
+    },
+    sql="SELECT class, COUNT(*) AS sessions, SUM(seats) AS attendance FROM classes GROUP BY 1",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # an average per session under a header that names sessions
+        (
+            "| Class | Sessions | Avg per session |\n|---|---|---|\n| Sourdough | 32 | 11.1 |",
+            [S, U],
+        ),
+        # near misses: a whole number in that column, a decimal with a scale word
+        ("| Class | Sessions | Avg per session |\n|---|---|---|\n| Sourdough | 32 | 12 |", [S, C]),
+        ("Pastry ran 0.1K sessions.", [C]),
+    ],
+)
+def test_a_figure_with_decimals_is_no_count(answer: str, expected: list[str]) -> None:
+    assert_verdicts("How did each class do?", answer, [CLASSES], expected)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("The target set at the start of the year was 88%.", [U]),
+        # near misses: the rate itself, and "plan" (a subscription plan, planned downtime)
+        ("The rate was 90%.", [C]),
+        ("The rate we planned for was 90%.", [C]),
+    ],
+)
+def test_a_target_the_answer_states_is_its_own_figure(answer: str, expected: list[str]) -> None:
+    assert_verdicts("How often is Quay Street fresh at open?", answer, [FRESH], expected)
+
+
+SENIORS = ref(
+    {"columns": ["senior_buyers", "buyers"], "rows": [[548, 3154]]},
+    sql="SELECT COUNT(DISTINCT s.id) AS senior_buyers, COUNT(DISTINCT b.id) AS buyers FROM b",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "548 of 3,154 buyers were seniors (17.4%); seniors are 17.9% of all loyalty members.",
+            [S, S, S, U],
+        ),
+        # near miss: the share of the whole the references hold, stated wrong
+        (
+            "548 of 3,154 buyers were seniors (17.4%); seniors are 17.9% of all buyers.",
+            [S, S, S, C],
+        ),
+    ],
+)
+def test_a_share_of_things_the_references_do_not_count_is_not_accused(
+    answer: str, expected: list[str]
+) -> None:
+    assert_verdicts("How many buyers were seniors?", answer, [SENIORS], expected)
