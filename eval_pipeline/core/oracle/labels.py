@@ -30,6 +30,9 @@ _HEAD_OF_NAME = re.compile(
 )
 """A name's own words, without the article it opens on or the place after a preposition it
 ends on: "The Loft at Pier 7" is written "the Loft", "Hall 2 at Expo Centre" "Hall 2"."""
+_PARTICIPLE = re.compile(r"(?P<stem>[a-z]{3,}?)(?:(?P<e>(?<=[sczgv])e)d|ed)")
+"""A category named by a participle in lower case ("damaged", "delayed", "refused"): an answer
+names it by its verb or noun too ("Damage claims", "delays", "refuses")."""
 _KEY_VALUE = re.compile(r"\w+_\w+\s+\S+")  # "physician_id 2": a key column's value, not a name
 
 
@@ -41,6 +44,11 @@ def _forms(label: str) -> tuple[set[str], set[str]]:
     words = text.split()
     if len(words) >= 2 and words[-1].casefold() in _GENERIC_LAST_WORDS:
         full.add(" ".join(words[:-1]))
+    base = _PARTICIPLE.fullmatch(text)
+    if base is not None:  # "damaged" is written "damage claims", "delayed" "delays"
+        stem = base.group("stem")
+        stem = stem[:-1] if stem[-1] == stem[-2] and stem[-1] in "lpt" else stem  # "cancelled"
+        full.add(stem + ("e" if base.group("e") else ""))
     short: set[str] = set()
     bare = _TITLES.sub("", text)
     title = text[: len(text) - len(bare)].strip()

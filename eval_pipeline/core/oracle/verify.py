@@ -80,6 +80,7 @@ _NOUN_AFTER = re.compile(
     r"(?P<noun>(?:[a-z][a-z-]+[ \t]+)?[a-z][a-z-]+s)\b"
 )
 """The things a share or a change counts: "% of all cardholders", "% more parcels"."""
+_NOUN = re.compile(r"[ \t]*([A-Za-z][\w-]*)")
 _DECIMAL = re.compile(r"\d\.\d")
 _SCALED = re.compile(r"(?i)\d\s*(?:k|m|mn|bn?|thousand|million|billion)\b")
 """A figure written with decimals and one whose scale word makes them whole ("2.4K")."""
@@ -607,11 +608,15 @@ class _Verifier:
     def _decimal_for_a_count(self, claim: Claim, fact: Fact) -> str | None:
         """Why a figure written with decimals ("11.1" under "Avg per event") is not accused
         by a count of whole things: no one writes a count of events as 11.1, so it states
-        another quantity (an average, a rate) that the column's name shares words with."""
+        another quantity (an average, a rate) that the column's name shares words with. Written
+        with the count's own noun after it ("181.50 units") it is that count, misstated."""
         if fact.unit != "count" or claim.value is None or claim.value.is_integer():
             return None
         if not _DECIMAL.search(claim.text) or _SCALED.search(claim.text):
             return None
+        noun = _NOUN.match(self.state.ctx.answer, claim.span[1])
+        if noun is not None and tokens(noun.group(1)) & fact.words:
+            return None  # "181.50 units": the count's own noun, a count misstated
         series = self.state.deriver.series.get(fact.series, ())
         if not all(f.value.is_integer() for f in (*series, fact)):
             return None

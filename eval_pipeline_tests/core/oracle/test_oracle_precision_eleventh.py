@@ -156,6 +156,7 @@ CLASSES = ref(
         # near misses: a whole number in that column, a decimal with a scale word
         ("| Class | Sessions | Avg per session |\n|---|---|---|\n| Sourdough | 32 | 12 |", [S, C]),
         ("Pastry ran 0.1K sessions.", [C]),
+        ("Pastry ran 47.50 sessions.", [C]),
     ],
 )
 def test_a_figure_with_decimals_is_no_count(answer: str, expected: list[str]) -> None:
@@ -199,3 +200,25 @@ def test_a_share_of_things_the_references_do_not_count_is_not_accused(
     answer: str, expected: list[str]
 ) -> None:
     assert_verdicts("How many buyers were seniors?", answer, [SENIORS], expected)
+
+
+BY_OUTCOME = ref(
+    {"columns": ["outcome", "loaves"], "rows": [["burned", 402], ["shipped", 1173]]},
+    sql="SELECT outcome, COUNT(*) AS loaves FROM bakes GROUP BY outcome",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # a category named by its participle, written as its verb or noun
+        ("Shipments: 1,173. Burn losses were 410.", [S, C]),
+        ("Ships: 1,173 loaves.", [S]),
+        # near miss: a word that only begins like it names nothing
+        ("Shipping costs: 1,100.", [U]),
+    ],
+)
+def test_a_category_named_by_a_participle_answers_to_its_verb(
+    answer: str, expected: list[str]
+) -> None:
+    assert_verdicts("What happened to our loaves?", answer, [BY_OUTCOME], expected)
