@@ -121,6 +121,10 @@ _UNIT_AFTER: tuple[tuple[re.Pattern[str], Unit, float], ...] = (
         (re.compile(rf"(?:(?:[ \t]*|-)(?i:{pattern})\b)"), unit, 1.0)
         for unit, pattern in _DURATIONS
     ),
+    *(
+        (re.compile(rf"[ \t]+[A-Za-z]+-(?i:{unit})\b"), unit, 1.0)
+        for unit in ("minutes", "hours", "days", "weeks")
+    ),  # "89 crew-days", "310 person-hours": time summed over people; not "12 same-day jobs"
     (
         re.compile(r"\s*(?:[€£¥](?!\w)|(?:USD|EUR|GBP|(?i:dollars?|euros?|pounds?))\b)"),
         "currency",

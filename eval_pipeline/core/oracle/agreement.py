@@ -99,13 +99,23 @@ class Check:
         stated, truth = self._stated(found.facts) * factor, found.value
         if not found.signed or (self.claim.direction is None and not written_signed(self.claim)):
             stated, truth = abs(stated), abs(truth)
-        return self._agrees(stated, truth, factor, signed=True)
+        return self._agrees(stated, truth, factor, signed=True, oriented=found.signed)
 
-    def _agrees(self, stated: float, truth: float, factor: float, *, signed: bool = False) -> bool:
+    def _agrees(
+        self,
+        stated: float,
+        truth: float,
+        factor: float,
+        *,
+        signed: bool = False,
+        oriented: bool = True,
+    ) -> bool:
+        """``oriented``: the truth's sign says which way it went; a gap between two rows that
+        no words order ("Denver sits more than 10 points below Tucson") has only a size."""
         claim = self.claim
         if claim.bound is not None and claim.direction in ("up", "down"):
             # "down less than 0.1%": a fall whose size is bounded, whatever sign carries it
-            right_way = truth <= 0 if claim.direction == "down" else truth >= 0
+            right_way = not oriented or (truth <= 0 if claim.direction == "down" else truth >= 0)
             return right_way and within(claim, abs(stated), abs(truth), factor, self.rule)
         if not signed:
             if claim.kind != "comparison" and stated >= 0 > truth:

@@ -172,6 +172,25 @@ class AnswerContext:
         """Keys of every label the answer names."""
         return frozenset(m.key for m in self.labels)
 
+    @cached_property
+    def _numbers_in_names(self) -> dict[tuple[str, str], str]:
+        """(word, number) → the label in which the number follows that word ("ML-G10 400")."""
+        out: dict[tuple[str, str], str] = {}
+        for form in self.forms:
+            for word, number in itertools.pairwise(form.split()):
+                if number.isdigit() and not word.islower():
+                    out.setdefault((word, number), form)
+        return out
+
+    def name_ending_at(self, start: int, end: int) -> str | None:
+        """The label a bare number closes, written right after the label's word before it
+        ("Qcells (Q.PEAK DUO BLK ML-G10 400)"): the rest of the name may be written otherwise
+        and go unmatched, the number is the name's still."""
+        word = _WORD_BEFORE.search(self.answer, max(0, start - 40), start)
+        if word is None or self.answer[end : end + 1].isalnum():
+            return None
+        return self._numbers_in_names.get((word["word"], self.answer[start:end]))
+
     def labels_in(self, start: int, end: int) -> list[LabelMention]:
         return [self.labels[i] for i in starting_within(self._label_starts, start, end)]
 
@@ -209,6 +228,7 @@ class AnswerContext:
         return mention if mention is not None and end <= mention.end else None
 
 
+_WORD_BEFORE = re.compile(r"(?<![^\s(\[\"'“])(?P<word>[^\s()\[\]\"'“”]+)[ \t]+$")
 _RANGE_JOINT = re.compile(r"\s*(?:[-–—]|(?i:to|through|thru|until|till))\s*")
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
 _ITS_OWN = re.compile(r"\s*\(\s*|['’]s?\s+")
@@ -238,6 +258,14 @@ def left_out(text: str, start: int) -> bool:
     return bool(_LEFT_OUT.search(text, max(0, start - 30), start))
 
 
+_HEADED = re.compile(r"[ \t]*[—–][ \t]*(?:[$€£][ \t]?)?")
+"""Between a label and the figure it heads: "2023 — 9.0%, 2024 — 10.3%". The dash pairs them
+as a colon does; the comma before the next label is the break."""
+_HEAD_OPENS = re.compile(r"(?:^|[:;,(|])[ \t]*(?:[-*•][ \t]*)?$", re.MULTILINE)
+"""Before a label that heads a figure: a line, a list or a clause opens on it; not "for 2024 —
+about 0.1 weeks faster", whose dash ends the phrase the label closes."""
+
+
 def separation(between: str) -> int:
     """Clause breaks between a label and a number; an aside in brackets is not one."""
     between = _PARENTHETICAL.sub(" ", between)
@@ -247,6 +275,18 @@ def separation(between: str) -> int:
 _AFTER_STOP = re.compile(
     r"[$€£%;:,.()|—–]|(?<![A-Za-z])\d|\b(?:and|or|but|while|whereas|versus|vs)\b"
 )  # "E911 readiness 87.3% and NAS readiness 56.1%": the words after "and" are the next's
+
+
+def _breaks(text: str, label_start: int, between: str, *, label_first: bool) -> int:
+    """The clause breaks between a label and a number, none when the label heads the number
+    after it past a dash ("…: 2023 — 9.0%, 2024 — 10.3%")."""
+    if (
+        label_first
+        and _HEADED.fullmatch(between)
+        and _HEAD_OPENS.search(text, max(0, label_start - 5), label_start)
+    ):
+        return 0
+    return separation(between)
 
 
 def _words_around(
@@ -323,7 +363,8 @@ def _attach(
             if follows and claim.kind == "numeric" and _owns(between):
                 owner = claim.id
             linked = not follows and bool(_LINKING.fullmatch(between))
-            scored.append((separation(between), len(between), not linked, not follows, claim.id))
+            breaks = _breaks(ctx.answer, start, between, label_first=follows)
+            scored.append((breaks, len(between), not linked, not follows, claim.id))
         chosen = {owner} if owner is not None else set()
         if scored and min(scored)[0] <= _MAX_SEPARATION:
             chosen.add(min(scored)[-1])
@@ -400,7 +441,8 @@ def _nearest_of_each_grain(claim: Claim, periods: list[Period], ctx: AnswerConte
             between = (
                 ctx.answer[end : claim.span[0]] if before else ctx.answer[claim.span[1] : start]
             )
-            return separation(between), len(between), before  # "to 367 in Q1 2025"
+            breaks = _breaks(ctx.answer, start, between, label_first=before)
+            return breaks, len(between), before  # "to 367 in Q1 2025"
 
         return min(one(m.start, m.end) for m in ctx.periods_in(*sentence) if m.period == period)
 

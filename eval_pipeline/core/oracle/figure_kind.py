@@ -139,12 +139,13 @@ _CUES: tuple[_Cue, ...] = (
         15,
         frozenset({"duration"}),
     ),
-    _Cue(  # "budgeted at", "the target was"; not "over the 15-minute target: Eastside (18.8)"
-        "limit",
+    _Cue(  # "budgeted at", "the target was", "is on pace for"; not "over the 15-minute
+        "limit",  # target: Eastside (18.8)"
         "before",
         re.compile(
             r"\b(?i:budget(?:s|ed)?|targets?|forecast(?:s|ed)?|goals?|thresholds?|quotas?|"
-            r"projected|assum(?:e|es|ed|ing|ption))\b[^\d:;()\n]{0,30}$"
+            r"projected|projections?|on\s+(?:pace|track|course)|expected\s+to|"
+            r"assum(?:e|es|ed|ing|ption))\b[^\d:;()\n]{0,40}$"
         ),
         50,
     ),

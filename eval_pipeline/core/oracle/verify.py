@@ -719,20 +719,30 @@ def _without_relative_periods(claim: Claim, binding: Binding) -> Binding:
 def _inside_a_name(claim: Claim, ctx: AnswerContext) -> str:
     """The reference label a claim's number is written inside ("Business 360", "6600 Route 66"):
     the extractor cannot know every name, the references do."""
+    if claim.kind not in ("numeric", "comparison"):
+        return ""
     mention = ctx.label_around(*claim.span)
-    if mention is not None and claim.kind in ("numeric", "comparison"):
+    if mention is not None:
         return ctx.answer[mention.start : mention.end]
-    return ""
+    return ctx.name_ending_at(*claim.span) or ""
 
 
 _CLAUSE_BREAKS = re.compile(r"[,;:(]|\s[—–-]\s")
+_WHICH_WAY = re.compile(
+    r"(?i)\b(?:higher|lower|more|fewer|less|above|below|bigger|smaller|larger|greater|up|down)$"
+)
+"""A claim's last word that says which way the values went, whatever is good: "3.1 points
+lower"."""
 
 
 def _polar(claim: Claim, answer: str, around: Sequence[Claim]) -> bool:
     """Do the claim's own words say "improved", "better", "worse"? Those before it start after
     the clause break that follows the claim before it (of those ``around`` it): "a 4.3-point
     improvement, or roughly a quarter lower" says which way the points went, not the
-    quarter."""
+    quarter." A claim whose own last word says which way the values went ("better than 2024
+    — about 3.1 points lower") is signed by it, not by the polar word before it."""
+    if _WHICH_WAY.search(claim.text):
+        return False
     start = max(0, claim.span[0] - 30)
     earlier = max((c.span[1] for c in around if c.span[1] <= claim.span[0]), default=0)
     if earlier > start:
