@@ -44,6 +44,17 @@ _SPAN = (
 _HEDGE = r"(?:(?i:about|around|roughly|nearly|almost|some|just|only|approximately)\s+)?"
 _LIMIT_WORDS = r"caps?|ceilings?|floors?|limits?|maximums?|minimums?"
 """Nouns of a bound set on a figure, not a figure observed."""
+_SIDES = ("above", "below", "over", "under", "beyond", "behind", "short of", "ahead of", "than")
+_SIDE_WORDS = "|".join(w.replace(" ", r"\s+") for w in _SIDES)
+_ENDS_ON_A_SIDE = "|".join(f"(?<=\\b{w})" for w in _SIDES)
+"""A comparison's own text ends on the word of its side ("about $60K above")."""
+_OFF_PLAN = re.compile(
+    rf"(?:{_ENDS_ON_A_SIDE}|[^\S\n]*(?:[A-Za-z%-]+[^\S\n]+){{0,2}}?(?i:{_SIDE_WORDS}))"
+    r"[^\S\n]+(?:(?i:the|its|their|our|your|this|that|full-year|annual)[^\S\n]+)?"
+    r"(?i:budget(?:ed)?|targets?|plan(?:ned)?|forecasts?|goals?|quotas?)\b"
+)
+"""A figure set against a planned value ("$60K above budget", "3 points short of the goal",
+"40 more than planned"), not "over the 15-minute mark"."""
 
 
 @dataclass(frozen=True)
@@ -149,6 +160,8 @@ _CUES: tuple[_Cue, ...] = (
         ),
         50,
     ),
+    _Cue("gap", "after", _OFF_PLAN),  # "about $60K above budget": a gap, and to a planned
+    _Cue("limit", "after", _OFF_PLAN),  # value, so both kinds, which none may accuse
     _Cue(  # "rules cap APRs at 36%", "capped at", "a ceiling of", "limited to", "a minimum of"
         "limit",
         "before",

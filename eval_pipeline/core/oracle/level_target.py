@@ -4,6 +4,7 @@ claim cannot be held against any (a gap, a median, a budget, a share of another'
 
 from __future__ import annotations
 
+import math
 import re
 
 from eval_pipeline.core.claims.layout import search_before
@@ -34,6 +35,8 @@ _OPEN_RANGE = re.compile(
 """A year that opens or closes a range ("joined in 2020 or later", "before 2019"): the figure
 is of every period on that side, not of the year named."""
 _OUT_OF = re.compile(r"\s+(?i:out\s+of)\s+\d")
+_OUT_OF_BEFORE = re.compile(r"\b(?i:out\s+of)\s+(?:(?i:the|all|our|some)\s+)?$")
+"""What opens the whole of an "X out of Y" at the whole: "47 runs …, out of roughly 2,000"."""
 _ARTICLE_BEFORE = re.compile(r"\b(?i:a|an)\s+$")
 _WORD_AFTER = re.compile(r"\s*([a-z][a-z-]+)")
 _CALENDAR = re.compile(r"(?i)\b(?:working|business|calendar|school|trading)\s+(?:days?|weeks?)\b")
@@ -56,6 +59,8 @@ _SUBJECT = re.compile(
 )
 """A clause opening on a name of capitalised words, then a verb (and a hedge) before its
 figure: "while Copper Elbow Kit had about 55 days"; no article or pronoun starts a name."""
+_OWNER = re.compile(r"\b(?P<name>[A-Z][\w&.-]*(?:[ \t]+[A-Z0-9][\w&.-]*){0,3})['’]s[ \t]+$")
+"""A name owning the figure right after it: "than Parkside's 818.73 t"."""
 _RELATIVE = re.compile(
     r"(?P<name>[A-Z][\w&'’.-]*(?:[ \t]+(?:[A-Z][\w&'’.-]*|&|\d+))+),?[ \t]+"
     r"(?i:where|whose|which|who|at\s+which)(?:[ \t]+[a-z][\w-]*){1,3}[ \t]+$"
@@ -121,7 +126,7 @@ def target_of(
     if unknown:
         return None, unknown
     if _whole_of_its_part(state, claim, binding, first.fact):
-        return None, f"the whole of a part that states {first.fact.describe()}"
+        return None, f"the whole of a part that is about {first.fact.describe()}"
     if claim.unit not in RATES and _a_part_of(state, claim, binding, first.fact):
         return None, "a part of another entity's or period's total, not its level"
     if among_others and _restated_unnamed(state, claim, binding, first.fact):
@@ -254,7 +259,8 @@ def _compared_base(state: VerifyState, claim: Claim, binding: Binding) -> str:
 def _row_of_another(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> str:
     """The entity a claim outside a table is stated for by the head of its row ("As of
     today: 3/4 in ball valve — 51.5 days; Nitrile gloves — 66.6 days") or by the name its
-    clause opens on ("Nitrile Gloves Box 100 had 66.6 days"), when that names no label of
+    clause opens on ("Nitrile Gloves Box 100 had 66.6 days") or the name owning it ("than
+    Parkside's 818.73 t", beside a labelled fact), when that names no label of
     the references, no period and no word of the facts or the question — an entity they do
     not hold — while the fact's own entity is named elsewhere in the answer: the figure is
     that other entity's, not the fact's. Else "". A head that names a figure ("Median —
@@ -271,7 +277,11 @@ def _row_of_another(state: VerifyState, claim: Claim, binding: Binding, fact: Fa
         span = _row_head(ctx.answer, claim, binding, ctx.layout.line_of(claim.span[0])[0])
     else:  # a head of the case's own figures ("Key findings: …") names no entity of it
         span = _place_of(ctx.answer, claim, binding)
-    start, end = span or _clause_subject(ctx.answer, claim, binding) or (0, 0)
+    span = span or _clause_subject(ctx.answer, claim, binding)
+    if span is None and own:
+        owner = search_before(_OWNER, ctx.answer, claim.span[0], 60)
+        span = owner.span("name") if owner else None
+    start, end = span or (0, 0)
     head = _MARKUP.sub("", ctx.answer[start:end])
     words = tokens(head)
     if (
@@ -460,12 +470,28 @@ def _a_part_of(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -
 
 def _whole_of_its_part(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:
     """Is the claim the whole of an "X of Y" whose part states the fact ("17 of 93 loads ran
-    late" beside 17 late loads)? A part and its whole are never one quantity."""
+    late" beside 17 late loads), or of an "X … out of Y" whose part lies nearer the fact's
+    value than it ("47 runs ran over, out of roughly 2,000" beside 42 runs over)? A part and
+    its whole are never one quantity."""
     before = [c for c in state.sentence_claims(binding) if c.span[1] <= claim.span[0]]
-    return bool(before) and (
-        OF_WHOLE.fullmatch(state.ctx.answer, before[-1].span[1], claim.span[0]) is not None
-        and before[-1].span[0] in state.anchors.get(id(fact), ())
+    if not before:
+        return False
+    part, answer = before[-1], state.ctx.answer
+    if OF_WHOLE.fullmatch(answer, part.span[1], claim.span[0]) is not None:
+        return part.span[0] in state.anchors.get(id(fact), ())
+    return (
+        search_before(_OUT_OF_BEFORE, answer, claim.span[0], 20) is not None
+        and family(part.unit) == family(claim.unit)
+        and _log_apart(part.value, fact.value) < _log_apart(claim.value, fact.value)
     )
+
+
+def _log_apart(value: float | None, truth: float) -> float:
+    """How many times apart a figure and a value are, on a log scale (inf when either is not
+    positive)."""
+    if value is None or value <= 0 or truth <= 0:
+        return math.inf
+    return abs(math.log(value / truth))
 
 
 def _stated_for(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:
