@@ -70,6 +70,8 @@ class Check:
         assert self.claim.value is not None
         if self.claim.per is not None:
             return found.unit == "fraction" and share_holds(self.claim, found.value, self.rule)
+        if self.unit == "points" and found.how == "relative change":
+            return False  # points are a gap between rates, never a rate's relative change
         factor = scale(self.unit, found.unit)
         if factor is None and found.unit == "fraction" and self.unit in ("percent", "number", None):
             factor = 0.01

@@ -222,3 +222,24 @@ def test_a_category_named_by_a_participle_answers_to_its_verb(
     answer: str, expected: list[str]
 ) -> None:
     assert_verdicts("What happened to our loaves?", answer, [BY_OUTCOME], expected)
+
+
+ARDMORE = ref(52.0, "percent", name="on_time_rate", params={"port": "Ardmore"}, label="Ardmore")
+BELLHAVEN = ref(
+    40.6, "percent", name="on_time_rate", params={"port": "Bellhaven"}, label="Bellhaven"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # 11.4 points apart, a 22% relative gap: points are never the relative change
+        ("Bellhaven sits more than 15 points below Ardmore.", [C]),
+        # near misses: the points gap bounded right, the relative gap in %, the gap exact
+        ("Bellhaven sits more than 10 points below Ardmore.", [S]),
+        ("Bellhaven sits about 22% below Ardmore.", [S]),
+        ("Bellhaven sits 11.4 points below Ardmore.", [S]),
+    ],
+)
+def test_points_are_never_a_relative_change(answer: str, expected: list[str]) -> None:
+    assert_verdicts("How punctual are the ferries?", answer, [ARDMORE, BELLHAVEN], expected)
