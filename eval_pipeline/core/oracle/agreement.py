@@ -72,9 +72,7 @@ class Check:
             return found.unit == "fraction" and share_holds(self.claim, found.value, self.rule)
         if self.unit == "points" and found.how == "relative change":
             return False  # points are a gap between rates, never a rate's relative change
-        factor = scale(self.unit, found.unit)
-        if factor is None and found.unit == "fraction" and self.unit in ("percent", "number", None):
-            factor = 0.01
+        factor = self._derived_factor(found)
         if factor is None and self.unit == "fraction" and bare_decimal(self.claim):
             factor = 1.0  # "+0.9" in a "vs chain" column: a gap in days, read as a fraction
         if factor is None:
@@ -83,6 +81,14 @@ class Check:
         prefixes = claim_scales(self.claim, self.unit, found.facts[0]) if prefixed else []
         return any(self._agrees_derived(found, factor * prefix) for prefix in prefixes or [1.0])
 
+    def _derived_factor(self, found: Derived) -> float | None:
+        """The factor putting the claim in a derived value's unit; a share derived as a
+        fraction is stated in percent, or bare."""
+        factor = scale(self.unit, found.unit)
+        if factor is None and found.unit == "fraction" and self.unit in ("percent", "number", None):
+            factor = 0.01
+        return factor
+
     def times(self, truth: Fact | Derived) -> float | None:
         """How many times the truth the stated value is, in the scale that brings them
         closest (a percent against a fraction, "4.2 GWh" against megawatt-hours)."""
@@ -90,9 +96,7 @@ class Check:
         if isinstance(truth, Fact):
             factors = claim_scales(self.claim, self.unit, truth)
         else:
-            factor = scale(self.unit, truth.unit)
-            if factor is None and truth.unit == "fraction":
-                factor = 0.01
+            factor = self._derived_factor(truth)
             factors = [] if factor is None else [factor]
         ratios = [abs(self.claim.value * f / truth.value) for f in factors if truth.value]
         return min((r for r in ratios if r > 0), key=lambda r: abs(math.log(r)), default=None)

@@ -168,6 +168,14 @@ class AnswerContext:
         return frozenset(w for m in self.labels for w in tokens(self.answer[m.start : m.end]))
 
     @cached_property
+    def answer_words(self) -> frozenset[str]:
+        return tokens(self.answer)
+
+    @cached_property
+    def question_words(self) -> frozenset[str]:
+        return tokens(self.question)
+
+    @cached_property
     def label_keys(self) -> frozenset[str]:
         """Keys of every label the answer names."""
         return frozenset(m.key for m in self.labels)

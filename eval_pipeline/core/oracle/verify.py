@@ -81,6 +81,8 @@ _NOUN_AFTER = re.compile(
 )
 """The things a share or a change counts: "% of all cardholders", "% more parcels"."""
 _NOUN = re.compile(r"[ \t]*([A-Za-z][\w-]*)")
+"""The word right after a figure; ``head_noun`` reads one only after a count, and a decimal
+figure is rarely read as one."""
 _DECIMAL = re.compile(r"\d\.\d")
 _SCALED = re.compile(r"(?i)\d\s*(?:k|m|mn|bn?|thousand|million|billion)\b")
 """A figure written with decimals and one whose scale word makes them whole ("2.4K")."""
@@ -585,7 +587,7 @@ class _Verifier:
         clause = tokens(ctx.answer[binding.clause[0] : binding.clause[1]])
         if not binding.meaning or (binding.meaning | clause) & own:
             return None
-        if not own & (tokens(ctx.answer) | tokens(ctx.question)):
+        if not own & (ctx.answer_words | ctx.question_words):
             return None  # the quantity is named nowhere: no words tell it from another
         why = f"it is {times:.2g} times {truth.describe()}, and its clause names nothing of "
         why += "that quantity, which the answer names elsewhere: more likely a figure the "
@@ -599,9 +601,7 @@ class _Verifier:
         found = _NOUN_AFTER.match(self.state.ctx.answer, claim.span[1])
         noun = found.group("noun") if found else ""
         named = tokens(noun)
-        if not named or named & tokens(self.state.ctx.question):
-            return None
-        if any(named & f.words for f in self.state.facts):
+        if not named or named & (self.state.ctx.question_words | self.state.fact_words):
             return None
         return f"a figure of {noun!r}, which no reference value is about"
 
