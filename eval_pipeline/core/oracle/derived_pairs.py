@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from eval_pipeline.core.models import Claim
-from eval_pipeline.core.oracle.binding import Binding
+from eval_pipeline.core.oracle.binding import AnswerContext, Binding
 from eval_pipeline.core.oracle.claim_words import THAN
 from eval_pipeline.core.oracle.derived import (
     MAX_RUN,
@@ -33,10 +33,13 @@ OVERALL_WORDS = (
     r"(?:(?i:network|chain|company|group|overall|all)\b|[a-z]+-wide\b|[a-z]+\s+(?i:average|mean)\b)"
 )
 """Words naming the figure for everything: "the network", "platform-wide", "the chain average"."""
-_OVERALL_AFTER = re.compile(rf"(?:\s+(?i:than|the|vs\.?|versus|against|of|for))*\s+{OVERALL_WORDS}")
+_OVERALL_AFTER = re.compile(
+    r"(?:\s+(?i:than|the|vs\.?|versus|against|of|for|relative\s+to|compared\s+(?:with|to)))*"
+    rf"\s+{OVERALL_WORDS}"
+)
 """After a gap, the overall figure it is to: "below the network", "than the chain", "versus
-the overall average", "below the platform-wide 68.9", "against the platform average" (words
-naming no label: "the Northeast average" is a row's)."""
+the overall average", "below the platform-wide 68.9", "+2.0 min relative to the network",
+"against the platform average" (words naming no label: "the Northeast average" is a row's)."""
 _SETS_A_BASE = re.compile(
     r"[\s*_#>-]*(?i:against|versus|vs\.?|compared\s+(?:with|to)|relative\s+to|benchmarked\s+"
     r"against)\b"
@@ -114,7 +117,7 @@ def named_pairs(deriver: Deriver, binding: Binding) -> list[tuple[Fact, Fact, bo
         same_period = a.periods == b.periods or (pa == pb and pa is not None)
         overall_b, overall_a = _whole_of(a, b), _whole_of(b, a)
         if ea is not None and eb is not None and ea != eb and same_period:
-            pinned = len(entities) == 2
+            pinned = len(entities) == 2 or binding.entities == {ea, eb}
             found += [(a, b, pinned, False), (b, a, pinned, False)]
         elif same_period and ((ea is not None and overall_b) or (eb is not None and overall_a)):
             subject, other = (a, b) if ea is not None else (b, a)
@@ -164,6 +167,14 @@ def _told_apart(
     return [(deriver.facts[i], deriver.facts[j], tags[i], tags[j]) for i, j in sorted(pairs)]
 
 
+def measured_against_overall(ctx: AnswerContext, claim: Claim, binding: Binding) -> bool:
+    """Do the words right after the claim name the overall figure, and no label ("2.3 points
+    below the network")?"""
+    end = min(claim.span[1] + 30, binding.sentence[1])
+    after = _OVERALL_AFTER.match(ctx.answer, claim.span[1], end)
+    return after is not None and not ctx.labels_in(claim.span[1], after.end())
+
+
 def against_overall(
     deriver: Deriver, claim: Claim, binding: Binding, pairs: list[tuple[Fact, Fact, bool, bool]]
 ) -> list[tuple[Fact, Fact, bool, bool]]:
@@ -171,10 +182,7 @@ def against_overall(
     the claim name that figure and no label ("2.3 points below the network", in a sentence
     naming two clinics); any other pair unpinned, since those words say what the claim is
     measured against ("2.7 times the company average" is no ratio of one plant's two years)."""
-    text = deriver.ctx.answer
-    end = min(claim.span[1] + 30, binding.sentence[1])
-    after = _OVERALL_AFTER.match(text, claim.span[1], end)
-    if after is None or deriver.ctx.labels_in(claim.span[1], after.end()):
+    if not measured_against_overall(deriver.ctx, claim, binding):
         return pairs
     return [
         (a, b, _wider(a, b) and (pinned or any(map(a.is_for, binding.entities))), ordered)

@@ -32,7 +32,7 @@ from eval_pipeline.core.oracle.derived import (
     written_signed,
 )
 from eval_pipeline.core.oracle.derived_changes import changes, ratios, spreads
-from eval_pipeline.core.oracle.derived_pairs import OVERALL_WORDS
+from eval_pipeline.core.oracle.derived_pairs import OVERALL_WORDS, measured_against_overall
 from eval_pipeline.core.oracle.derived_periods import period_led
 from eval_pipeline.core.oracle.derived_shares import parts_of_a_mix, shares
 from eval_pipeline.core.oracle.derived_sums import means, per_item, sums
@@ -159,6 +159,12 @@ def pins(
     )
     led = found.how in ("relative change", "difference") and period_led(
         state.deriver, claim, binding
+    )
+    # "Route 12 … 9.1 points below the network": one fact its row's, the other the overall one
+    by_name = by_name or (
+        len(found.facts) == 2
+        and sum(bool((f.labels or f.scope) & named) for f in found.facts) == 1
+        and measured_against_overall(state.ctx, claim, binding)
     )
     if not (anchored or by_name or led) and not any(sentence & f.meaning for f in found.facts):
         return False

@@ -280,7 +280,7 @@ def read(
     fam = family(claim.unit)
     own: dict[Kind, str] = {}
     phrase = text[max(clause[0], start - 40) : min(clause[1], end + 40)]
-    if claim.kind == "comparison":
+    if claim.kind == "comparison" and claim.unit != "ratio":  # "4.1 times less": a ratio
         change, gap = _COMPARED_CHANGE.search(phrase), _COMPARED_GAP.search(phrase)
         if gap and not change:
             own["gap"] = gap.group()

@@ -20,6 +20,10 @@ from eval_pipeline.core.oracle.facts import key
 _GENERIC_LAST_WORDS = frozenset({"rate", "ratio", "share", "level", "percentage", "count"})
 _TITLES = re.compile(r"^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+", re.IGNORECASE)
 _MIN_SHORT = 4
+_CODE = re.compile(r"[A-Z]+\d+|\d+[A-Z]+")
+"""A short form of letters and digits ("X2" of "X2 Express"), distinctive however short."""
+_PERIOD_CODE = re.compile(r"[QH][1-4]|FY\d*|W\d+")
+"""Codes that name periods ("Q1", "H2", "FY24"), never a row."""
 _WORDY = re.compile(r"[^\W\d_].|.[^\W\d_]")  # a letter in two characters or more: "X5", "F-150"
 _BUCKET = re.compile(r"\d[\d,.]*\s*(?:[-–]\s*\d[\d,.]*|\+)")  # a band: "1-50", "1000+"
 _MODIFIED = r"[a-z]{3,}\b(?!-)"
@@ -59,6 +63,8 @@ def _forms(label: str) -> tuple[set[str], set[str]]:
     bare_words = bare.split()
     if len(bare_words) >= 2 and all(w[:1].isupper() or w[:1].isdigit() for w in bare_words):
         short |= {bare_words[0], " ".join(bare_words[:2]), bare_words[-1]}
+        if bare_words[-1].isalpha():  # "the shuttle" for "University Shuttle"
+            short.add(f"the {bare_words[-1].lower()}")
         if title:
             short |= {f"{title} {bare_words[-1]}", f"{title.rstrip('.')} {bare_words[-1]}"}
     return {f for f in full if f}, {f for f in short if f} - full
@@ -93,8 +99,9 @@ def label_forms(labels: Iterable[str]) -> dict[str, Form]:
     taken = {key(f) for f in out}
     for form, owned in short.items():
         ambiguous = key(form) in taken or len(owned) != 1 or last_words.get(key(form), 0) >= 2
-        if not ambiguous and len(form) >= _MIN_SHORT and not form.isdigit():
-            out[form] = Form(next(iter(owned)), True)
+        coded = _CODE.fullmatch(form) is not None and _PERIOD_CODE.fullmatch(form) is None
+        if not ambiguous and (len(form) >= _MIN_SHORT or coded) and not form.isdigit():
+            out[form] = Form(next(iter(owned)), not form.startswith("the "))
     return out
 
 

@@ -10,9 +10,10 @@ accusing a right answer is worse than leaving a claim unchecked.
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from eval_pipeline.core.claims.extract import POLAR_WORDS
@@ -75,12 +76,26 @@ _NEAR = 0.5
 name the truth's quantity."""
 _NOUN_AFTER = re.compile(
     r"(?:[ \t]+of[ \t]+all[ \t]+(?:the[ \t]+|our[ \t]+|its[ \t]+|their[ \t]+)?|"
-    r"(?:(?<=more)|(?<=fewer)|[ \t]+(?:more|fewer))[ \t]+)"
+    r"(?:(?<=more)|(?<=fewer)|[ \t]+(?:more|fewer))[ \t]+|"
+    r"(?:(?<=twice)|(?<=times)|(?<=\dx))[ \t]+(?:the|as[ \t]+many|as[ \t]+much)[ \t]+)"
     r"(?!(?:them|those|these|it|of|than|in|at|on|to|for)\b)"
     r"(?P<noun>(?:[a-z][a-z-]+[ \t]+)?[a-z][a-z-]+s)\b"
 )
-"""The things a share or a change counts: "% of all cardholders", "% more parcels"."""
+"""The things a share, a change or a ratio counts: "% of all cardholders", "% more parcels",
+"twice the orders"."""
 _NOUN = re.compile(r"[ \t]*([A-Za-z][\w-]*)")
+_DAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun|week)day|week-?end)"
+_NOT_BROKEN_OUT = re.compile(
+    rf"\b(?:on\s+{_DAY}s?|{_DAY}s|{_DAY}(?=\s+[a-z]+s\b))\b"
+    r"|\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)[- ]year\s+"
+    r"(?:average|mean|median|norm|high|low|record|trend)\b"
+    r"|\b(?:all-time|long-term|long-run|historical|historic)\s+"
+    r"(?:average|mean|median|norm|high|low|record|trend)\b",
+    re.IGNORECASE,
+)
+"""A part of the week a figure is for ("on Saturdays", "weekend trips"; not "a busy Easter
+weekend", an event) or a span of years ("the 10-year average"), which a reference for a period
+or for all days does not hold."""
 """The word right after a figure; ``head_noun`` reads one only after a count, and a decimal
 figure is rarely read as one."""
 _DECIMAL = re.compile(r"\d\.\d")
@@ -226,15 +241,10 @@ class _Verifier:
             return _supported(claim, agreeing.facts, agreeing.describe())
         if stated and agreeing is None:
             accused = [f for d in stated for f in d.facts]
-            other = self._value_of_another(claim, binding, check, accused)
-            if other is not None:
-                return _unverifiable(claim, other, self.state.usable)
+            excuse = self._excuse(claim, binding, check, stated[0], accused)
+            if excuse is not None:
+                return _unverifiable(claim, excuse, self.state.usable)
             held = derived_kinds(stated[0])
-            far = self._far_and_unnamed(claim, binding, check, stated[0])
-            if far is None:
-                far = self._of_another_noun(claim)
-            if far is not None:
-                return _unverifiable(claim, far, self.state.usable)
             if reading.fits(held):
                 return _contradicted(claim, accused, "; ".join(d.describe() for d in stated))
             refused = reading.refusal(held)
@@ -276,19 +286,10 @@ class _Verifier:
         if target is not None and not reading.fits(held):
             refused, target = reading.refusal(held), None
         if target is not None:
-            other = self._value_of_another(claim, binding, check, [f.fact for f in target])
-            if other is None:
-                other = self._under_a_shared_hedge(claim, binding, unit, target[0].fact)
-            if other is None:
-                other = self._far_and_unnamed(claim, binding, check, target[0].fact)
-            if other is None:
-                other = _its_complement(check, target[0].fact)
-            if other is None:
-                other = self._decimal_for_a_count(claim, target[0].fact)
-            if other is None:
-                other = self._of_another_noun(claim)
-            if other is not None:
-                return _unverifiable(claim, other, self.state.usable)
+            accused = [f.fact for f in target]
+            excuse = self._excuse(claim, binding, check, target[0].fact, accused)
+            if excuse is not None:
+                return _unverifiable(claim, excuse, self.state.usable)
             shown = ", ".join(f.describe() for f in target[:_MAX_EVIDENCE])
             who = ", ".join(sorted(binding.entities)) or "the case"
             verdict = _contradicted(claim, [f.fact for f in target], f"{shown} (stated for {who})")
@@ -313,20 +314,18 @@ class _Verifier:
         in_phrase = [d for d in pinned if stated_in_its_phrase(self.state, claim, binding, d)]
         if in_phrase and len({d.facts[0].series for d in pinned}) > 1:
             pinned = in_phrase  # "lowest at 55.0%, 11.7 points behind X": the 55.0%'s column
-        if pinned and len({frozenset(map(id, d.facts)) for d in pinned}) == 1:
-            other = self._value_of_another(claim, binding, check, pinned[0].facts)
-            if other is None:
-                other = self._far_and_unnamed(claim, binding, check, pinned[0])
-            if other is None:
-                other = self._of_another_noun(claim)
-            if other is not None:
-                return _unverifiable(claim, other, self.state.usable)
+        if pinned and (
+            len({frozenset(map(id, d.facts)) for d in pinned}) == 1 or _columns_of_one_pair(pinned)
+        ):
+            excuse = self._excuse(claim, binding, check, pinned[0], pinned[0].facts)
+            if excuse is not None:
+                return _unverifiable(claim, excuse, self.state.usable)
             if claim.kind == "comparison" and self._derived_stated_right(claim, pinned[0]):
                 why = f"another claim states {pinned[0].describe()} right; it is of something else"
                 return _unverifiable(claim, why, self.state.usable)
-            return self._kept(
-                claim, pinned[0], _contradicted(claim, pinned[0].facts, pinned[0].describe())
-            )
+            shown = "; ".join(dict.fromkeys(d.describe() for d in pinned[:_MAX_EVIDENCE]))
+            facts = list({id(f): f for d in pinned for f in d.facts}.values())
+            return self._kept(claim, pinned[0], _contradicted(claim, facts, shown))
         if claim.kind == "comparison":
             why = "a change or difference that no two named reference values give"
         why = refused or f"matches no reference value; {why}"
@@ -542,6 +541,53 @@ class _Verifier:
         value = rate.value / 100 * counts[0].value
         return Derived(value, "count", (rate, counts[0]), "part (rate × count)", True)
 
+    def _excuse(
+        self,
+        claim: Claim,
+        binding: Binding,
+        check: Check,
+        truth: Fact | Derived,
+        accused: Sequence[Fact],
+    ) -> str | None:
+        """Why a claim about to be accused by ``truth`` (over the ``accused`` facts) is left
+        unverifiable instead: the first reading that says its words may mean something else."""
+        excuses: list[Callable[[], str | None]] = [
+            lambda: self._value_of_another(claim, binding, check, accused),
+            lambda: self._far_and_unnamed(claim, binding, check, truth),
+            lambda: self._of_another_noun(claim),
+            lambda: self._outside_what_is_held(claim, binding),
+        ]
+        if isinstance(truth, Fact):
+            excuses += [
+                lambda: self._under_a_shared_hedge(claim, binding, check.unit, truth),
+                lambda: _its_complement(check, truth),
+                lambda: self._decimal_for_a_count(claim, truth),
+            ]
+        elif truth.how == "ratio":
+            excuses.append(lambda: self._ratio_of_stated(claim, binding, check, truth))
+        return next((why for why in (excuse() for excuse in excuses) if why is not None), None)
+
+    def _outside_what_is_held(self, claim: Claim, binding: Binding) -> str | None:
+        """Why a figure is not accused when its clause names a part of the week ("Saturday
+        trips", "on weekends") or a span of years ("the 10-year average", "an all-time
+        high") that neither the question nor any reference names: the references hold the
+        figure for all days, or for one period, not for that."""
+        text, (start, end) = self.state.ctx.answer, binding.clause
+        figures = [c.span for c in self.state.sentence_claims(binding)]
+
+        def gap(words: re.Match[str], span: tuple[int, int]) -> int:
+            return max(span[0] - words.end(), words.start() - span[1])
+
+        own = [  # words nearer the claim than any other figure are its own
+            m
+            for m in _NOT_BROKEN_OUT.finditer(text, start, end)
+            if all(gap(m, claim.span) <= gap(m, span) for span in figures)
+        ]
+        held = self.state.ctx.question_words | self.state.fact_words
+        if not own or any(tokens(m.group(0)) & held for m in own):
+            return None
+        return f"it is for {own[0].group(0)!r}, which no reference value is for"
+
     def _value_of_another(
         self, claim: Claim, binding: Binding, check: Check, accused: Sequence[Fact]
     ) -> str | None:
@@ -592,6 +638,36 @@ class _Verifier:
         why = f"it is {times:.2g} times {truth.describe()}, and its clause names nothing of "
         why += "that quantity, which the answer names elsewhere: more likely a figure the "
         return why + "references do not hold than a misstatement of it"
+
+    def _ratio_of_stated(
+        self, claim: Claim, binding: Binding, check: Check, found: Derived
+    ) -> str | None:
+        """Why a ratio is not accused when it is the ratio of two figures of one unit its
+        sentence states before it ("roughly $8.5K versus $3.2K, about 2.7x") that are not the
+        values it would be held against (each further than twice or half from every one of
+        them): it is of figures no reference column holds (an average per claim). The ratio
+        of two misstated levels ("2.1% against 0.8%, about 2.6 times") is still accused."""
+        before = [
+            c
+            for c in self.state.sentence_claims(binding)
+            if c.span[1] <= claim.span[0] and not self._near_any(c, check.rule, found.facts)
+        ]
+        for a, b in itertools.combinations(before, 2):
+            if a.unit != b.unit or a.unit in (None, "ratio"):
+                continue
+            low, high = sorted((abs(a.value or 0), abs(b.value or 0)))
+            found = Derived(high / low, "ratio", (), "ratio", True, signed=False)
+            if low and check.derived(found):
+                return f"it is the ratio of {a.text!r} and {b.text!r}, which its sentence states"
+        return None
+
+    @staticmethod
+    def _near_any(claim: Claim, rule: ToleranceRule, facts: Sequence[Fact]) -> bool:
+        """Is the figure within twice or half of one of the facts' values?"""
+        own = Check(claim, claim.unit, rule)
+        return any(
+            (times := own.times(f)) is not None and _NEAR <= times <= 1 / _NEAR for f in facts
+        )
 
     def _of_another_noun(self, claim: Claim) -> str | None:
         """Why a share or a change is not accused when the noun written right after it names
@@ -706,6 +782,16 @@ def _sign_against_its_words(claim: Claim) -> bool:
     return claim.kind == "comparison" and (
         (sign in ("-", "−") and value > 0) or (sign == "+" and value < 0)
     )
+
+
+def _columns_of_one_pair(pinned: Sequence[Derived]) -> bool:
+    """Are the pinned derivations one kind over the same rows, told apart only by the column
+    ("4.5 times what Route 66 made" beside dues, add-on and total revenue)? None of them
+    agreeing, the claim is wrong whichever column it reads. Not a sum: the columns added
+    together are one more reading ("436 tickets" of housekeeping and maintenance)."""
+    rows = {frozenset((id(f.source), f.position) for f in d.facts) for d in pinned}
+    kinds = {d.how for d in pinned}
+    return len(rows) == 1 and len(kinds) == 1 and not kinds & {"total", "sum"}
 
 
 def _without_relative_periods(claim: Claim, binding: Binding) -> Binding:
