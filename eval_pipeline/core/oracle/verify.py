@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from eval_pipeline.core.claims.extract import POLAR_WORDS
 from eval_pipeline.core.claims.layout import plain
+from eval_pipeline.core.measures import measure_written
 from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceValue, Unit, Verdict
 from eval_pipeline.core.oracle.agreement import Check, precise, unlikely_by_chance
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
@@ -153,11 +154,14 @@ class _Verifier:
         self._truths: dict[str, tuple[float, Unit | None, tuple[Fact, ...]]] = {}
         """Claim id → the true value of what it states (unit, facts), once decided."""
         self._checked: set[str] = set()
+        self._per_item: set[str] = set()
+        """Claims that a value per item supports ("2,948 km per bus")."""
 
     def narrowed(self, facts: list[Fact]) -> _Verifier:
         """A verifier of the same answer beside only ``facts``, sharing the truths found."""
         other = _Verifier(self.state.narrowed(facts))
         other._truths, other._checked = self._truths, self._checked
+        other._per_item = self._per_item
         return other
 
     def anchor(self, claim: Claim, binding: Binding) -> Fact | None:
@@ -229,6 +233,9 @@ class _Verifier:
                 return self._kept(
                     claim, found.fact, _supported(claim, [found.fact], found.describe())
                 )
+        listed = self._per_item_as_listed(claim, binding)
+        if listed is not None:
+            return self._checked_per_item(claim, binding, check, *listed)
         product = self._part_of_the_share_after(claim, binding)
         if product is not None:
             if check.derived(product):
@@ -402,7 +409,57 @@ class _Verifier:
         written later ("490 of the clinic's 1,565 visits, or 28.1%")."""
         facts = truth.facts if isinstance(truth, Derived) else (truth,)
         self._truths[claim.id] = (truth.value, truth.unit, tuple(facts))
+        supported = verdict.verdict == "supported"
+        if supported and isinstance(truth, Derived) and truth.how == "amount per item":
+            self._per_item.add(claim.id)
         return verdict
+
+    def _per_item_as_listed(self, claim: Claim, binding: Binding) -> tuple[Derived, Claim] | None:
+        """The value per item of the claim's entity, over the amount and count a figure of its
+        list supported before it (in its sentence or the one before, in the same unit and
+        within twice or half its value: "46,424 km over 15 buses" is no figure per bus):
+        "Eastfield leads with 2,948 km per bus. Riverside is next at 2,892 km, … Harbour at
+        2.4k km" states every figure per bus, the km of each depot over its buses."""
+        if claim.kind != "numeric" or claim.per is not None or not binding.entities:
+            return None
+        layout = self.state.ctx.layout
+        start = layout.sentence_of(binding.sentence[0] - 1)[0] if binding.sentence[0] else 0
+        listed = [
+            other
+            for other in self.state.claims_within(start, claim.span[0])
+            if other.id in self._per_item
+            and other.unit == claim.unit
+            and measure_written(other.text) == measure_written(claim.text)
+            and _NEAR <= (claim.value or 0) / (other.value or 1) <= 1 / _NEAR
+        ]
+        if not listed:
+            return None
+        amount, count = self._truths[listed[-1].id][2][:2]
+        series = self.state.every_series
+        rows = [
+            (a, b)
+            for a in series.get(amount.series, ())
+            for b in series.get(count.series, ())
+            if (a.labels, a.scope) == (b.labels, b.scope)
+            and (a.labels or a.scope) & binding.entities
+            and b.value
+        ]
+        if len(rows) != 1:
+            return None
+        a, b = rows[0]
+        return Derived(a.value / b.value, a.unit, (a, b), "amount per item", True), listed[-1]
+
+    def _checked_per_item(
+        self, claim: Claim, binding: Binding, check: Check, found: Derived, listed: Claim
+    ) -> Verdict:
+        """The verdict of a figure its list states per item, against its entity's value."""
+        if check.derived(found):
+            return self._kept(claim, found, _supported(claim, found.facts, found.describe()))
+        excuse = self._excuse(claim, binding, check, found, found.facts)
+        if excuse is not None:
+            return _unverifiable(claim, excuse, self.state.usable)
+        why = f"{found.describe()}, per item as {listed.text!r} before it"
+        return self._kept(claim, found, _contradicted(claim, found.facts, why))
 
     def _truth(self, claim: Claim) -> tuple[float, Unit | None, tuple[Fact, ...]] | None:
         """The true value (unit, facts) of what an amount claim states, found once."""

@@ -93,6 +93,8 @@ class VerifyState:
         self.anchors: dict[int, list[int]] = {}
         """id(fact) → positions of the claims that state it."""
         self._use_facts(facts)
+        self.every_series = self.deriver.series
+        """The series of every fact, kept when the state is narrowed to one kind of figure."""
         self.stated_series: dict[str, tuple[int, str | None]] = {}
         """Claim id → the one series whose value, for its own row, the claim states."""
         self.columns = {
@@ -148,7 +150,11 @@ class VerifyState:
     def sentence_claims(self, binding: Binding) -> list[Claim]:
         """The claims with a value written in the claim's sentence, in order (found by bisection:
         an answer may hold thousands)."""
-        found = starting_within(self._starts, *binding.sentence)
+        return self.claims_within(*binding.sentence)
+
+    def claims_within(self, start: int, end: int) -> list[Claim]:
+        """The claims with a value written from ``start`` to ``end``, in order."""
+        found = starting_within(self._starts, start, end)
         return [c for c in self._ordered[found.start : found.stop] if c.value is not None]
 
     def part_and_whole(self, claim: Claim, binding: Binding) -> WrittenShare | None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from eval_pipeline.core.claims.extract import extract_claims
+from eval_pipeline.core.oracle import verify_claims
 from eval_pipeline_tests.core.oracle.answers import C, S, U, assert_verdicts, ref
 
 TICKET_PRICE = [
@@ -235,3 +237,50 @@ FARES_ASKED = "How much fare revenue did each visitor service take in 2031?"
 )
 def test_short_names_and_times_less(answer: str, expected: list[str]) -> None:
     assert_verdicts(FARES_ASKED, answer, [SHUTTLE_FARES], expected)
+
+
+GUIDED = ref(
+    {
+        "columns": ["gallery", "visitors", "guides"],
+        "rows": [["Main Hall", 8_240, 20], ["Annex", 7_800, 20], ["Roof Deck", 5_950, 17]],
+    },
+    name="guided_visits",
+    params={"year": 2031},
+    column_units={"visitors": "count", "guides": "count"},
+)
+GUIDED_ASKED = "How many visitors did each gallery's guides take round in 2031?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # the list states every figure per guide, as its first figure does (350 = 5,950 / 17)
+        (
+            "Main Hall leads with 412 visitors per guide. Annex is next at 390 visitors, "
+            "then Roof Deck at 350 visitors.",
+            [S, S, S, S, S],
+        ),
+        (
+            "Main Hall leads with 412 visitors per guide. Annex is next at 390 visitors, "
+            "then Roof Deck at 380 visitors.",
+            [S, S, S, S, C],
+        ),
+        # near misses: a figure far from the listed one is no figure per guide (5,950 is Roof
+        # Deck's), and a list whose first figure is no value per item carries nothing
+        ("Main Hall leads with 412 visitors per guide. Roof Deck saw 6,100 visitors.", [S, S, C]),
+        ("Main Hall leads with 412 visitors per guide. Roof Deck served 31,000 drinks.", [S, S, U]),
+        ("Main Hall had 8,240 visitors. Annex is next at 390 visitors.", [S, C]),
+    ],
+)
+def test_a_list_states_each_figure_per_item_as_its_first(answer: str, expected: list[str]) -> None:
+    assert_verdicts(GUIDED_ASKED, answer, [GUIDED], expected)
+
+
+def test_a_total_beside_a_figure_per_item_is_not_read_per_item() -> None:
+    """ "8,300 visitors over 20 guides" is twenty times the listed figure per guide: a total,
+    never held against Main Hall's visitors per guide."""
+    answer = "Main Hall leads with 412 visitors per guide (8,300 visitors over 20 guides)."
+    contract = extract_claims("TC_001", GUIDED_ASKED, answer)
+    verdicts = verify_claims(contract, [GUIDED], answer=answer, question=GUIDED_ASKED)
+    total = next(v for c, v in zip(contract.claims, verdicts, strict=True) if c.text == "8,300")
+    assert "per item" not in total.reason, total.reason
