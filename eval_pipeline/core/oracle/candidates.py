@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from eval_pipeline.core.measures import Measure, measure_written
-from eval_pipeline.core.models import Claim, Unit
+from eval_pipeline.core.models import DURATION_UNITS, Claim, Unit
 from eval_pipeline.core.oracle.binding import Binding
 from eval_pipeline.core.oracle.facts import Fact, fmt_value, metric_words
-from eval_pipeline.core.oracle.units import family, scale
+from eval_pipeline.core.oracle.units import family, scale, unit_from_name
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,9 @@ def scales(unit: Unit | None, fact: Fact) -> list[float]:
     if unit == "fraction" and fact.unit == "number":
         return [1.0]  # "0.47 covers per labour hour": a number below 1, never a percent's
     factor = scale(unit, fact.unit)
+    counted = unit in DURATION_UNITS and fact.unit == "count"
+    if factor is None and counted and unit_from_name(fact.quantity_name) == unit:
+        return [1.0]  # "Visitor days" beside a count named `visitor_days`: days counted
     return [] if factor is None else [factor]
 
 

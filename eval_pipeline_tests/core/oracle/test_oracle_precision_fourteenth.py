@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from eval_pipeline.core.claims.extract import extract_claims
+from eval_pipeline.core.models import ReferenceValue
 from eval_pipeline.core.oracle import verify_claims
 from eval_pipeline_tests.core.oracle.answers import C, S, U, assert_verdicts, ref
 
@@ -169,7 +170,7 @@ SNOW_DEPTH = ref(261.0, "number", name="roof_rainfall_mm", params={"year": 2031}
     ],
 )
 def test_a_figure_for_a_weekday_or_a_span_of_years(
-    answer: str, refs: list, expected: list[str]
+    answer: str, refs: list[ReferenceValue], expected: list[str]
 ) -> None:
     assert_verdicts(TOURS_ASKED, answer, refs, expected)
 
@@ -284,3 +285,37 @@ def test_a_total_beside_a_figure_per_item_is_not_read_per_item() -> None:
     verdicts = verify_claims(contract, [GUIDED], answer=answer, question=GUIDED_ASKED)
     total = next(v for c, v in zip(contract.claims, verdicts, strict=True) if c.text == "8,300")
     assert "per item" not in total.reason, total.reason
+
+
+VOLUNTEER_HOURS = ref(
+    {"North Wing": 5_940, "Annex": 4_520, "Roof Deck": 3_700},
+    "count",
+    name="volunteer_hours_by_gallery",
+    params={"year": 2031},
+)
+LONG_TOURS = ref(286, "count", name="metric", label="tours over 60 minutes late")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "refs", "expected"),
+    [
+        # a count of hours worked, declared a count: "Volunteer hours" are the hours it counts
+        (
+            "Volunteer hours by gallery in 2031?",
+            "| Gallery | Volunteer hours |\n|---|---|\n| North Wing | 5,940 |\n| Annex | 4,610 |\n",
+            [VOLUNTEER_HOURS],
+            [S, C],
+        ),
+        # near miss: a window in a count's name is no unit of its values
+        (
+            "How many tours started more than 60 minutes late?",
+            "286 tours started more than 60 minutes late.",
+            [LONG_TOURS],
+            [S],
+        ),
+    ],
+)
+def test_a_count_of_hours_is_stated_in_hours(
+    question: str, answer: str, refs: list[ReferenceValue], expected: list[str]
+) -> None:
+    assert_verdicts(question, answer, refs, expected)
