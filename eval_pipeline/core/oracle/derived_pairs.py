@@ -21,6 +21,7 @@ from eval_pipeline.core.oracle.derived import (
 from eval_pipeline.core.oracle.facts import (
     Fact,
     column_period,
+    entity_scope,
     is_total_row,
     metric_words,
     names_every_row,
@@ -133,10 +134,24 @@ def named_pairs(deriver: Deriver, binding: Binding) -> list[tuple[Fact, Fact, bo
             later, earlier = (a, b) if is_later(pa, pb) else (b, a)
             own = not binding.entities or ea in binding.entities  # "X (+16%)": X's change
             found.append((later, earlier, len(periods) == 2 and own, True))
+        elif ea is not None and eb is not None and ea != eb and _labelled_periods(a, b):
+            # references labelled by their periods ("2023-24", "2024-25"): a change
+            later, earlier = (a, b) if is_later(a.periods[0], b.periods[0]) else (b, a)
+            pinned = len(entities) == 2 or binding.entities == {ea, eb}
+            found.append((later, earlier, pinned, True))
     rows = {(a.labels, a.scope) for a, _, _, ordered in found if ordered}
     if not entities and len(rows) > 1:  # each row's change between the periods: whose, unsaid
         return [(a, b, False, ordered) for a, b, _, ordered in found]
     return found
+
+
+def _labelled_periods(a: Fact, b: Fact) -> bool:
+    """Are the two facts one quantity of one scope in two periods of one grain, each
+    reference told apart only by its label ("2023-24" for ``season_year`` 2023)?"""
+    if a.labels or b.labels or len(a.periods) != 1 or len(b.periods) != 1:
+        return False
+    pa, pb = a.periods[0], b.periods[0]
+    return pa.grain == pb.grain and pa != pb and entity_scope(a) == entity_scope(b)
 
 
 def _for(

@@ -16,8 +16,7 @@ from eval_pipeline.core.oracle.derived import (
     same_family,
     same_metric,
 )
-from eval_pipeline.core.oracle.facts import Fact, tokens
-from eval_pipeline.core.oracle.facts import key as label_key
+from eval_pipeline.core.oracle.facts import Fact, entity_scope, tokens
 from eval_pipeline.core.oracle.sql_reading import narrows
 from eval_pipeline.core.oracle.units import RATES
 
@@ -36,7 +35,7 @@ def _is_whole_of(part: Fact, other: Fact) -> bool:
         return True
     if set(other.periods) != set(part.periods):
         return False
-    same_rows = other.labels == part.labels and _entity_scope(other) == _entity_scope(part)
+    same_rows = other.labels == part.labels and entity_scope(other) == entity_scope(part)
     if same_rows and other.own_meaning < part.own_meaning:
         return True  # "items" is the whole of "failed items"
     if same_metric(part, other):
@@ -46,14 +45,6 @@ def _is_whole_of(part: Fact, other: Fact) -> bool:
             or narrows(part.source.reference, other.source.reference)
         )
     return same_rows
-
-
-def _entity_scope(fact: Fact) -> frozenset[str]:
-    """The entities a fact's reference is for, without the reference's own label: a label
-    names the figure ("large losses 2024", "all orders"), so two references told apart only
-    by their labels are for the same rows and one can be the other's whole."""
-    label = fact.source.reference.label
-    return fact.scope - {label_key(label)} if label else fact.scope
 
 
 def shares(deriver: Deriver, claim: Claim, binding: Binding, *, complement: bool) -> list[Derived]:

@@ -215,6 +215,14 @@ class Fact:
         )
 
 
+def entity_scope(fact: Fact) -> frozenset[str]:
+    """The entities a fact's reference is for, without the reference's own label: a label
+    names the figure ("large losses 2024", "all orders", "2023-24"), so two references told
+    apart only by their labels are for the same rows."""
+    label = fact.source.reference.label
+    return fact.scope - {key(label)} if label else fact.scope
+
+
 def fmt_value(value: float) -> str:
     """A value as reasons show it: grouped digits, no float noise."""
     return f"{value:,.10g}" if abs(value) < 1e15 else f"{value:.6g}"

@@ -319,3 +319,26 @@ def test_a_count_of_hours_is_stated_in_hours(
     question: str, answer: str, refs: list[ReferenceValue], expected: list[str]
 ) -> None:
     assert_verdicts(question, answer, refs, expected)
+
+
+SEASON_SHARE = [
+    ref(share, "fraction", name="member_visit_share", params={"season_year": year}, label=label)
+    for year, label, share in ((2030, "2030-31", 0.5518), (2031, "2031-32", 0.5629))
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # references labelled by their seasons: the gap between the two labels its sentence
+        # names is a change between their periods (56.29 - 55.18 = 1.11 points)
+        ("The member share rose to 56.3% in 2031-32, +1.4 points versus 2030-31.", [S, C]),
+        ("The member share rose to 56.3% in 2031-32, +1.1 points versus 2030-31.", [S, S]),
+        # near miss: one season named, the other only relative to it
+        ("The member share rose to 56.3% in 2031-32, +1.4 points on the season before.", [S, U]),
+    ],
+)
+def test_a_change_between_references_labelled_by_their_periods(
+    answer: str, expected: list[str]
+) -> None:
+    assert_verdicts("How did the member share of visits move?", answer, SEASON_SHARE, expected)
