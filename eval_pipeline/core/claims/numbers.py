@@ -267,25 +267,29 @@ def prefix(text: str, start: int) -> tuple[bool, Bound | None, int]:
     offset = max(0, start - 60)
     if not _may_qualify(head):
         return False, None, start
+    bounded = _bound_ending(head)
+    if bounded is not None:
+        bound, at = bounded
+        hedge = HEDGE_BEFORE.search(head[:at])
+        return hedge is not None, bound, offset + (hedge.start() if hedge else at)
+    found = HEDGE_BEFORE.search(head)
+    if found:  # "up to roughly $179K", but not "adds up to roughly $179K"
+        before = _bound_ending(head[: found.start()])
+        return True, before[0] if before else None, offset + found.start()
+    return False, None, start
+
+
+def _bound_ending(head: str) -> tuple[Bound, int] | None:
+    """The bound ``head`` ends with and where it starts; none after another number or a verb
+    of change ("$2K above", "rose up to"), nor "up to" after a verb that sums ("adds up to")."""
     for pattern, bound in _BOUNDS_BEFORE:
         found = pattern.search(head)
-        if found and _COMPARED_BEFORE.search(head[: found.start()]):
+        if found is None or _COMPARED_BEFORE.search(head[: found.start()]):
             continue
-        if (
-            found
-            and found.group().lower().startswith("up")
-            and _SUMS_BEFORE.search(head[: found.start()])
-        ):
+        if found.group().lower().startswith("up") and _SUMS_BEFORE.search(head[: found.start()]):
             continue
-        if found:
-            hedge = HEDGE_BEFORE.search(head[: found.start()])
-            where = hedge.start() if hedge else found.start()
-            return hedge is not None, bound, offset + where
-    found = HEDGE_BEFORE.search(head)
-    if found:
-        bounded = next((b for p, b in _BOUNDS_BEFORE if p.search(head[: found.start()])), None)
-        return True, bounded, offset + found.start()
-    return False, None, start
+        return bound, found.start()
+    return None
 
 
 _LIMIT_AFTER = re.compile(

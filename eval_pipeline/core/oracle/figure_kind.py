@@ -150,12 +150,15 @@ _CUES: tuple[_Cue, ...] = (
         15,
         frozenset({"duration"}),
     ),
-    _Cue(  # "budgeted at", "the target was", "is on pace for"; not "over the 15-minute
-        "limit",  # target: Eastside (18.8)"
+    _Cue(  # "budgeted at", "the target was", "on pace for", "at this pace should finish
+        "limit",  # around"; not "over the 15-minute target: Eastside (18.8)"
         "before",
         re.compile(
             r"\b(?i:budget(?:s|ed)?|targets?|forecast(?:s|ed)?|goals?|thresholds?|quotas?|"
             r"projected|projections?|on\s+(?:pace|track|course)|expected\s+to|"
+            r"at\s+(?:this|that|the\s+current)\s+(?:pace|rate)|run[\s-]rate|"
+            r"(?:should|would|could|will|set\s+to|likely\s+to)\s+(?:finish|end|close|reach|"
+            r"hit|land|top)|"
             r"assum(?:e|es|ed|ing|ption))\b[^\d:;()\n]{0,40}$"
         ),
         50,

@@ -611,6 +611,10 @@ def verify_ranking(
     if not holds and worded:
         why = f"its words name {worded}, the figure stated with it {series.name}"
         return _with(unverifiable, f"{why}; {reason}")
+    subset = None if holds else _ranked_within(claim, ctx, members)
+    if subset is not None:  # what holds among all holds within a part, not the other way
+        why = f"it is ranked within {subset!r}, rows the references do not tell apart"
+        return _with(unverifiable, f"{why}; {reason}")
     if not holds and by_sentence:  # the sentence may name several metrics: no accusation
         return _with(
             unverifiable,
@@ -622,6 +626,32 @@ def verify_ranking(
         reason=reason,
         evidence=[f.evidence() for f in ordered[:_MAX_EVIDENCE]],
     )
+
+
+_WITHIN = re.compile(
+    r"\b(?i:of|among|amongst)\s+(?i:the|our|its|their|all)\s+"
+    r"(?P<qualifier>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<noun>[a-z][\w-]*s)\b"
+)
+"""A part of the rows a ranking is within: "Of the full-year stores, X was lowest"."""
+
+
+def _ranked_within(claim: Claim, ctx: AnswerContext, members: Sequence[Fact]) -> str | None:
+    """The words before the claim in its sentence that rank it within a part of the rows,
+    qualified by words no ranked fact holds ("of the full-year stores"), if any."""
+    start = ctx.layout.sentence_of(claim.span[0])[0]
+    held = frozenset().union(*(f.words for f in members))
+    for found in _WITHIN.finditer(ctx.answer, start, claim.span[1]):
+        qualifier = tokens(found.group("qualifier")) - _COMMON_QUALIFIERS
+        if qualifier and not qualifier & held:
+            return found.group(0)
+    return None
+
+
+_COMMON_QUALIFIERS = tokens(
+    "other remaining listed above below top bottom biggest largest two three four five six "
+    "seven eight nine ten twelve"
+)
+"""Words of a group that are no part of the rows: "of the other sites", "of the five sites"."""
 
 
 _AFTER = re.compile(

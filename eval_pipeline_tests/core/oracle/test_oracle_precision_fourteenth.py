@@ -342,3 +342,61 @@ def test_a_change_between_references_labelled_by_their_periods(
     answer: str, expected: list[str]
 ) -> None:
     assert_verdicts("How did the member share of visits move?", answer, SEASON_SHARE, expected)
+
+
+SHOP_SALES = ref(
+    {"Lobby Shop": 268_000.0, "Annex Shop": 127_600.0, "Garden Kiosk": 301_500.0},
+    "currency",
+    name="shop_sales",
+    params={"year": 2031},
+)
+SHOP_ASKED = "Which museum shop sold the least in 2031?"
+TICKETS_HALF = ref(179_350.89, "currency", name="ticket_revenue", params={"half": "H1 2031"})
+KG_SO_FAR = ref(275_364.0, "number", name="catering_kg", params={"year": 2031})
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "refs", "expected"),
+    [
+        # ranked within rows its words restrict ("full-year"), which no fact tells apart:
+        # what holds among all would hold within, so only a miss is left unverifiable
+        (
+            SHOP_ASKED,
+            "Annex Shop opened in September. Of the full-year shops, Lobby Shop was lowest.",
+            [SHOP_SALES],
+            [U],
+        ),
+        (SHOP_ASKED, "Of the full-year shops, Annex Shop was lowest.", [SHOP_SALES], [S]),
+        (SHOP_ASKED, "Of the three shops, Lobby Shop was lowest.", [SHOP_SALES], [C]),
+        # "adds up to" is a total, however hedged: no bound at most
+        (
+            "What did tickets bring in over the first half?",
+            "Month by month that adds up to roughly $179K for the half-year.",
+            [TICKETS_HALF],
+            [S],
+        ),
+        (
+            "What did tickets bring in over the first half?",
+            "Ticket revenue was up to roughly $179K for the half-year.",
+            [TICKETS_HALF],
+            [C],
+        ),
+        # a figure the answer projects "at this pace" is no level of the year so far
+        (
+            "How much food has the café produced this year?",
+            "At this pace the café should finish the year around 330,000 kg.",
+            [KG_SO_FAR],
+            [U],
+        ),
+        (
+            "How much food has the café produced this year?",
+            "So far the café has produced around 330,000 kg.",
+            [KG_SO_FAR],
+            [C],
+        ),
+    ],
+)
+def test_subsets_totals_and_projections(
+    question: str, answer: str, refs: list[ReferenceValue], expected: list[str]
+) -> None:
+    assert_verdicts(question, answer, refs, expected)
