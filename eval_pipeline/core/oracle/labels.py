@@ -18,6 +18,11 @@ from eval_pipeline.core.claims.layout import Covered
 from eval_pipeline.core.oracle.facts import key
 
 _GENERIC_LAST_WORDS = frozenset({"rate", "ratio", "share", "level", "percentage", "count"})
+_NOT_A_NAME = _GENERIC_LAST_WORDS | frozenset(
+    {"total", "average", "overall", "other", "others", "group", "network", "company", "chain"}
+    | {"day", "week", "month", "quarter", "year", "period", "season"}
+)
+"""Last words that after "the" name a figure or a period, not the one label ending on them."""
 _TITLES = re.compile(r"^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+", re.IGNORECASE)
 _MIN_SHORT = 4
 _CODE = re.compile(r"[A-Z]+\d+|\d+[A-Z]+")
@@ -63,8 +68,9 @@ def _forms(label: str) -> tuple[set[str], set[str]]:
     bare_words = bare.split()
     if len(bare_words) >= 2 and all(w[:1].isupper() or w[:1].isdigit() for w in bare_words):
         short |= {bare_words[0], " ".join(bare_words[:2]), bare_words[-1]}
-        if bare_words[-1].isalpha():  # "the shuttle" for "University Shuttle"
-            short.add(f"the {bare_words[-1].lower()}")
+        last = bare_words[-1].lower()
+        if last.isalpha() and last not in _NOT_A_NAME:  # "the shuttle": "University Shuttle"
+            short.add(f"the {last}")
         if title:
             short |= {f"{title} {bare_words[-1]}", f"{title.rstrip('.')} {bare_words[-1]}"}
     return {f for f in full if f}, {f for f in short if f} - full

@@ -85,6 +85,8 @@ _NOUN_AFTER = re.compile(
 """The things a share, a change or a ratio counts: "% of all cardholders", "% more parcels",
 "twice the orders"."""
 _NOUN = re.compile(r"[ \t]*([A-Za-z][\w-]*)")
+"""The word right after a figure; ``head_noun`` reads one only after a count, and a decimal
+figure is rarely read as one."""
 _DAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun|week)day|week-?end)"
 _NOT_BROKEN_OUT = re.compile(
     rf"\b(?:on\s+{_DAY}s?|{_DAY}s|{_DAY}(?=\s+[a-z]+s\b))\b"
@@ -97,8 +99,6 @@ _NOT_BROKEN_OUT = re.compile(
 """A part of the week a figure is for ("on Saturdays", "weekend trips"; not "a busy Easter
 weekend", an event) or a span of years ("the 10-year average"), which a reference for a period
 or for all days does not hold."""
-"""The word right after a figure; ``head_noun`` reads one only after a count, and a decimal
-figure is rarely read as one."""
 _DECIMAL = re.compile(r"\d\.\d")
 _SCALED = re.compile(r"(?i)\d\s*(?:k|m|mn|bn?|thousand|million|billion)\b")
 """A figure written with decimals and one whose scale word makes them whole ("2.4K")."""
@@ -713,8 +713,8 @@ class _Verifier:
             if a.unit != b.unit or a.unit in (None, "ratio"):
                 continue
             low, high = sorted((abs(a.value or 0), abs(b.value or 0)))
-            found = Derived(high / low, "ratio", (), "ratio", True, signed=False)
-            if low and check.derived(found):
+            ratio = Derived(high / low, "ratio", (), "ratio", True, signed=False)
+            if low and check.derived(ratio):
                 return f"it is the ratio of {a.text!r} and {b.text!r}, which its sentence states"
         return None
 

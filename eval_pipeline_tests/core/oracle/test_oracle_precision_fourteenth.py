@@ -14,6 +14,7 @@ import pytest
 from eval_pipeline.core.claims.extract import extract_claims
 from eval_pipeline.core.models import ReferenceValue
 from eval_pipeline.core.oracle import verify_claims
+from eval_pipeline.core.oracle.labels import label_forms
 from eval_pipeline_tests.core.oracle.answers import C, S, U, assert_verdicts, ref
 
 TICKET_PRICE = [
@@ -400,3 +401,20 @@ def test_subsets_totals_and_projections(
     question: str, answer: str, refs: list[ReferenceValue], expected: list[str]
 ) -> None:
     assert_verdicts(question, answer, refs, expected)
+
+
+@pytest.mark.parametrize(
+    ("labels", "written", "names"),
+    [
+        (["University Shuttle", "Harbour Ferry"], "the shuttle", "university shuttle"),
+        (["X2 Express", "Route 4"], "X2", "x2 express"),
+        # near misses: a period's code, a figure's word and a shared last word name no label
+        (["Q1 Campaign", "Spring Drive"], "Q1", None),
+        (["Churn Rate", "Harbour Ferry"], "the rate", None),
+        (["Grand Total", "Harbour Ferry"], "the total", None),
+        (["X2 Express", "Airport Express"], "the express", None),
+    ],
+)
+def test_short_names(labels: list[str], written: str, names: str | None) -> None:
+    form = label_forms(labels).get(written)
+    assert (form.key if form else None) == names
