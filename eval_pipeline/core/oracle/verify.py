@@ -87,6 +87,11 @@ _NOUN_AFTER = re.compile(
 _NOUN = re.compile(r"[ \t]*([A-Za-z][\w-]*)")
 """The word right after a figure; ``head_noun`` reads one only after a count, and a decimal
 figure is rarely read as one."""
+_VERB_BEFORE = re.compile(
+    r"\b(drops?|falls?|rises?|climbs?|gains?|lifts?|declines?|increases?|decreases?)[ \t]+$"
+)
+"""A verb of movement right before a figure ("drops 930 m"), in the present tense that also
+names a quantity ("vertical drop", "elevation gain")."""
 _DAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun|week)day|week-?end)"
 _NOT_BROKEN_OUT = re.compile(
     rf"\b(?:on\s+{_DAY}s?|{_DAY}s|{_DAY}(?=\s+[a-z]+s\b))\b"
@@ -191,6 +196,8 @@ class _Verifier:
     def numeric(self, claim: Claim, binding: Binding) -> Verdict:
         if _sign_against_its_words(claim):
             return self._as_written(claim, binding)
+        if self._verb_of_its_quantity(claim):
+            return self.numeric(_as_level(claim), binding)
         if _object_of_its_verb(claim, self.state.ctx.answer):
             noted = claim.id in self._truths
             level = self.numeric(_as_level(claim), binding)
@@ -597,6 +604,15 @@ class _Verifier:
             return None
         value = rate.value / 100 * counts[0].value
         return Derived(value, "count", (rate, counts[0]), "part (rate × count)", True)
+
+    def _verb_of_its_quantity(self, claim: Claim) -> bool:
+        """Is the change written right after a verb whose word the facts name their quantity
+        by ("Powder Basin drops 930 m" beside `vertical_drop_m`)? The verb then states that
+        quantity's level, not a fall."""
+        if claim.kind != "comparison" or written_signed(claim):
+            return False
+        verb = _VERB_BEFORE.search(self.state.ctx.answer, max(0, claim.span[0] - 30), claim.span[0])
+        return verb is not None and tokens(verb.group(1)) <= self.state.fact_words
 
     def _excuse(
         self,

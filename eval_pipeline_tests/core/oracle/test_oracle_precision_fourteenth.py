@@ -418,3 +418,23 @@ def test_subsets_totals_and_projections(
 def test_short_names(labels: list[str], written: str, names: str | None) -> None:
     form = label_forms(labels).get(written)
     assert (form.key if form else None) == names
+
+
+TOWERS = ref(
+    {"columns": ["tower", "vertical_drop_m"], "rows": [["The Lookout", 420], ["North Spire", 380]]},
+    name="towers",
+    params={"year": 2031},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # "drops" names the quantity the references hold (vertical_drop_m): its level, not a
+        # fall of 380 held against a "drop" of +380
+        ("North Spire drops 380 m from its gallery.", [S]),
+        ("North Spire drops 410 m from its gallery.", [C]),
+    ],
+)
+def test_a_verb_that_names_its_quantity_states_its_level(answer: str, expected: list[str]) -> None:
+    assert_verdicts("How tall are the towers?", answer, [TOWERS], expected)
