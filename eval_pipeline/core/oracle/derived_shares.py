@@ -71,6 +71,7 @@ def shares(deriver: Deriver, claim: Claim, binding: Binding, *, complement: bool
         one_period = found.pinned and part.row_period is not None and bool(binding.periods)
         if len(series) >= 2 and not one_period:  # a week's share is not of every week
             wholes.append((deriver.totals[part.series], tuple(series), "column total"))
+
         wholes += [(other.value, (other,), "whole") for other in _wholes_of(deriver, part)]
         if binding.in_table and binding.meaning & _ROW_RATE:
             wholes += _with_another_of_its_row(deriver, part)
@@ -80,13 +81,18 @@ def shares(deriver: Deriver, claim: Claim, binding: Binding, *, complement: bool
             out += _joined_share(deriver, part, joined)
         # "153 appointments, 14 no-shows (one in 12)": the whole the sentence names
         named = [w for w in wholes if len(w[1]) == 1 and w[1][0].own_meaning & sentence]
+        alone = len(wholes) == 1
+        siblings = _sibling_calls(deriver, part)
+        if len(siblings) >= 2:  # a whole that may support a share, never pin one
+            wholes.append((sum(f.value for f in siblings), tuple(siblings), "total of its calls"))
         for total, used, how in wholes:
             if total <= 0:
                 continue
             share = part.value / total
-            facts = (part, *used) if how != "column total" else _first(deriver, part, used)
-            chosen = len(wholes) == 1 or (len(named) == 1 and used == named[0][1])
+            facts = (part, *used) if how not in _OF_ITS_SERIES else _first_of(part, used)
+            chosen = alone or (len(named) == 1 and used == named[0][1])
             chosen = chosen and not (how == "column total" and binding.meaning & _ROW_RATE)
+            chosen = chosen and how != "total of its calls"
             out.append(Derived(share, "fraction", facts, f"share ({how})", pinned and chosen))
             if complement:
                 out.append(
@@ -98,6 +104,32 @@ def shares(deriver: Deriver, claim: Claim, binding: Binding, *, complement: bool
             if fact.unit in RATES and fit(claim, binding, fact) is not None:
                 top = 1.0 if fact.unit == "fraction" else 100.0
                 out.append(Derived(top - fact.value, fact.unit, (fact,), "complement", False))
+    return out
+
+
+def _sibling_calls(deriver: Deriver, part: Fact) -> list[Fact]:
+    """The part and the lone figures of the other calls of its function, for its periods, that
+    differ from its call in one param only ("tickets_sold" for each product): a whole the
+    references split, which may support a share but never accuses one (the calls need not
+    cover everything)."""
+    ref = part.source.reference
+    if ref.kind == "sql" or len(deriver.series[part.series]) != 1:
+        return []
+    out = [part]
+    for other in deriver.facts:
+        theirs = other.source.reference
+        if (
+            other is part
+            or theirs.kind != ref.kind
+            or theirs.target != ref.target
+            or other.column != part.column
+            or len(deriver.series[other.series]) != 1
+            or other.periods != part.periods  # calls for other periods split no whole
+            or set(theirs.params) != set(ref.params)
+        ):
+            continue
+        if sum(theirs.params[k] != ref.params[k] for k in ref.params) == 1:
+            out.append(other)
     return out
 
 
@@ -140,10 +172,13 @@ def _wholes_of(deriver: Deriver, part: Fact) -> list[Fact]:
     return deriver.wholes[id(part)]
 
 
-def _first(deriver: Deriver, part: Fact, series: tuple[Fact, ...]) -> tuple[Fact, ...]:
-    """``series`` with ``part`` moved to the front."""
-    i = deriver.in_series[id(part)]
-    return (part, *series[:i], *series[i + 1 :])
+def _first_of(part: Fact, whole: tuple[Fact, ...]) -> tuple[Fact, ...]:
+    """The facts of ``whole`` with ``part`` moved to the front."""
+    return (part, *(f for f in whole if f is not part))
+
+
+_OF_ITS_SERIES = ("column total", "total of its calls")
+"""Wholes that hold the part itself."""
 
 
 def _row_amounts(deriver: Deriver, part: Fact) -> list[Fact]:

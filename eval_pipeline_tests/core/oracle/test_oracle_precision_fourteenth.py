@@ -438,3 +438,30 @@ TOWERS = ref(
 )
 def test_a_verb_that_names_its_quantity_states_its_level(answer: str, expected: list[str]) -> None:
     assert_verdicts("How tall are the towers?", answer, [TOWERS], expected)
+
+
+ITEMS = [
+    ref(sold, "count", name="items_sold", params={"year": 2031, "item": item}, label=item)
+    for item, sold in (("Postcards", 4_663), ("Magnets", 1_979), ("Prints", 3_047))
+]
+ITEMS_BY_YEAR = [
+    ref(sold, "count", name="items_sold", params={"year": year}, label=str(year))
+    for year, sold in ((2030, 7_900), (2031, 9_689))
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "refs", "expected"),
+    [
+        # one function called once per item splits a whole: 4,663 / 9,689 = 48.1%
+        ("Postcards alone are 48.1% of the items sold.", ITEMS, [S]),
+        # near misses: that whole never accuses (the calls need not cover every item), and
+        # calls for two periods split none
+        ("Postcards alone are 52.0% of the items sold.", ITEMS, [U]),
+        ("2031 sold 55.1% of the two years' items.", ITEMS_BY_YEAR, [U]),
+    ],
+)
+def test_a_share_of_the_calls_of_one_function(
+    answer: str, refs: list[ReferenceValue], expected: list[str]
+) -> None:
+    assert_verdicts("How did gift-shop items sell in 2031?", answer, refs, expected)
