@@ -160,9 +160,6 @@ class Deriver:
         """id(fact) → positions of the claims that state it (filled before verification)."""
         self.series = by_series(facts)
         self.index = {id(f): i for i, f in enumerate(self.facts)}
-        self.in_series = {
-            id(f): i for members in self.series.values() for i, f in enumerate(members)
-        }
         self.totals = {k: sum(f.value for f in members) for k, members in self.series.items()}
         self.rows: dict[tuple[frozenset[str], frozenset[str]], list[Fact]] = {}
         """The facts of each (labels, scope): one row's, or one entity's."""

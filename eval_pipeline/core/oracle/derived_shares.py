@@ -71,7 +71,6 @@ def shares(deriver: Deriver, claim: Claim, binding: Binding, *, complement: bool
         one_period = found.pinned and part.row_period is not None and bool(binding.periods)
         if len(series) >= 2 and not one_period:  # a week's share is not of every week
             wholes.append((deriver.totals[part.series], tuple(series), "column total"))
-
         wholes += [(other.value, (other,), "whole") for other in _wholes_of(deriver, part)]
         if binding.in_table and binding.meaning & _ROW_RATE:
             wholes += _with_another_of_its_row(deriver, part)
