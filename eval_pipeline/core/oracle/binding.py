@@ -169,10 +169,12 @@ class AnswerContext:
 
     @cached_property
     def answer_words(self) -> frozenset[str]:
+        """Words of the answer, read once: excuses and rankings read them per claim."""
         return tokens(self.answer)
 
     @cached_property
     def question_words(self) -> frozenset[str]:
+        """Words of the question, read once: excuses and rankings read them per claim."""
         return tokens(self.question)
 
     @cached_property

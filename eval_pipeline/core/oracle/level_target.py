@@ -221,7 +221,7 @@ def _qualifier(state: VerifyState, claim: Claim, noun: str | None, fact: Fact) -
         return ""
     modifier = found.group().split()[0].lower()
     query = tokens(fact.source.reference.sql or "")
-    if modifier.endswith("ed") or noun in query | tokens(state.ctx.question):
+    if modifier.endswith("ed") or noun in query | state.ctx.question_words:
         return ""
     return found.group().strip()
 
@@ -290,7 +290,7 @@ def _row_of_another(state: VerifyState, claim: Claim, binding: Binding, fact: Fa
         or len(head.split()) > _MAX_NAME_WORDS
         or ctx.labels_in(start, binding.clause[1])
         or ctx.periods_in(start, claim.span[0])  # "Trough: July, $52.1K" names its own
-        or words & (_NOT_AN_ENTITY | tokens(ctx.question) | state.fact_words)
+        or words & (_NOT_AN_ENTITY | ctx.question_words | state.fact_words)
         or not (
             whole
             or any(m.key in own and not start <= m.start < binding.clause[1] for m in ctx.labels)

@@ -512,7 +512,7 @@ def verify_ranking(
     asked_metric = _asked_metric(ctx.question)
     shared = frozenset.intersection(*(s.meaning for s in candidates))
     undecided = not any((s.meaning - shared) & words for s in chosen)  # by the claim's words
-    for asked in (asked_metric, tokens(ctx.question)):
+    for asked in (asked_metric, ctx.question_words):
         if len(chosen) > 1 and asked:  # the question names the metric the answer ranks
             named_by_question = [s for s in chosen if (s.meaning - shared) & asked]
             of_one_kind = len({s.kind for s in chosen}) < len(chosen)
@@ -878,7 +878,7 @@ def _narrowed(claim: Claim, every: Sequence[Series], ctx: AnswerContext) -> bool
     (its metrics, labels, params) and not the question holds?"""
     found = _AFTER_SUPERLATIVE.search(claim.text)
     group = tokens(found.group("group")) - _GENERIC_RANK_WORDS if found else frozenset()
-    known = tokens(ctx.question).union(*(s.meaning for s in every))
+    known = ctx.question_words.union(*(s.meaning for s in every))
     for series in every:
         for fact in series.facts:
             known |= tokens(" ".join([*fact.names, *fact.scope]))
