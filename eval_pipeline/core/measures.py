@@ -136,6 +136,12 @@ def measure_in_header(header: str) -> Measure | None:
     return measure_written(found.group("unit")) if found else None
 
 
+EACH_BEFORE = re.compile(
+    r"\b(?i:each)[^\S\n]+(?!(?i:of|year|month|week|quarter|day)\b)(?:[a-z]+[^\S\n]+){1,2}$"
+)
+"""Before a figure of every one of the items: "and each produced about 5,856 MWh"."""
+
+
 def per_item_after(text: str, at: int) -> bool:
     """Is the figure ending at ``at`` written per item ("32 t a load", "4.1 kWh per day")?"""
     return _PER_ITEM.match(text, at) is not None

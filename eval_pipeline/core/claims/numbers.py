@@ -292,13 +292,17 @@ def _bound_ending(head: str) -> tuple[Bound, int] | None:
     return None
 
 
-_LIMIT_AFTER = re.compile(
-    r"(?:[^\S\n]+[a-z][\w-]*)?[^\S\n]+(?i:limit|cap|ceiling|threshold|target|goal|floor|"
-    r"minimum|maximum|cutoff|cut-off|benchmark|quota|budget|mark|trigger|allowance)s?\b"
+LIMIT_AFTER = re.compile(
+    r"(?:/[A-Za-z]+)?(?:[^\S\n]+(?!(?i:of|in|for)\b)[A-Za-z][\w-]*){0,2}?[^\S\n]+(?i:limit|cap|ceiling|threshold|"
+    r"target|goal|floor|minimum|maximum|cutoff|cut-off|benchmark|quota|budget|mark|trigger|"
+    r"allowance|plan|guarantee|sla|forecast|projection|commitment|objective|baseline)s?\b"
+    r"|[^\S\n]+(?i:we|they|management)[^\S\n]+(?i:budgeted|planned|targeted|forecast|"
+    r"forecasted|projected|promised|guaranteed|committed)\b"
 )
-"""The noun of a limit after its figure, one word of what it limits between: "16% (moisture)
-limit", "$2M cap", "2,400 mark"."""
-_DETERMINER_BEFORE = re.compile(r"\b(?i:the|its|their|our|his|her|this|that|a|an)\s+$")
+"""The noun of a limit after its figure, up to two words of what it limits between ("16%
+(moisture) limit", "$2M cap", "2,400 mark", "~$12/MWh industry benchmark", "12,500 MWh weekly
+plan"; not "41% of plan revenue"), or the verb that set it ("the 30% we budgeted")."""
+_DETERMINER_BEFORE = re.compile(r"\b(?i:the|its|their|our|his|her|this|that|a|an)\s+[~≈]?$")
 
 
 def names_limit(text: str, number: ParsedNumber) -> bool:
@@ -309,7 +313,7 @@ def names_limit(text: str, number: ParsedNumber) -> bool:
     return (
         number.bound is not None
         and _DETERMINER_BEFORE.search(head) is not None
-        and _LIMIT_AFTER.match(text, number.end) is not None
+        and LIMIT_AFTER.match(text, number.end) is not None
     )
 
 
@@ -479,11 +483,12 @@ def scan_fractions(text: str) -> list[ParsedNumber]:
     return found
 
 
+_OF_WHOM = r"(?=\s+(?:(?i:the|its|their|that)\b|[A-Z][^.;:!?\n]{0,30}?['’]s\b))"
+"""After "double": what it is double of ("the", "its", "Bay Shuttle's"), not "a double room"."""
 _MULTIPLE = re.compile(
-    r"\b(?:(?P<two>twice|doubled|doubles|double(?=\s+(?:the|its|their|that)\b))|"
-    r"(?P<three>thrice|tripled|triples|triple(?=\s+(?:the|its|their|that)\b))|"
-    r"(?P<four>quadrupled|quadruples))\b",
-    re.IGNORECASE,
+    rf"\b(?:(?P<two>(?i:twice|doubled|doubles)|(?i:double){_OF_WHOM})|"
+    rf"(?P<three>(?i:thrice|tripled|triples)|(?i:triple){_OF_WHOM})|"
+    r"(?P<four>(?i:quadrupled|quadruples)))\b"
 )
 
 

@@ -18,14 +18,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TypeVar
 
-from eval_pipeline.core.claims.layout import Layout, ListItem, starting_within
+from eval_pipeline.core.claims.layout import Layout, ListItem, search_before, starting_within
 from eval_pipeline.core.measures import (
+    EACH_BEFORE,
     Measure,
     measure_in_header,
     measure_written,
     per_item_after,
 )
-from eval_pipeline.core.models import Claim, Unit
+from eval_pipeline.core.models import DURATION_UNITS, Claim, Unit
 from eval_pipeline.core.oracle.facts import key, numbered, tokens
 from eval_pipeline.core.oracle.labels import Form, LabelMention, label_mentions
 from eval_pipeline.core.oracle.periods import (
@@ -525,7 +526,9 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
         binding = bindings[claim.id]
         if (written := measure_written(claim.text)) is not None:
             binding.measure = written
-            binding.per_item = per_item_after(ctx.answer, claim.span[1])
+            binding.per_item = per_item_after(ctx.answer, claim.span[1]) or bool(
+                search_before(EACH_BEFORE, ctx.answer, claim.span[0], 30)
+            )
         start, end = ctx.layout.sentence_of(claim.span[0])
         lead = _lead_in(ctx, claim.span[0])
         if lead is not None:
@@ -571,10 +574,32 @@ def bind(claims: Sequence[Claim], ctx: AnswerContext) -> dict[str, Binding]:
             binding.meaning |= tokens(binding.measure.name)
         binding.context |= binding.meaning
     _from_to(prose, bindings, ctx)
+    _whole_after_part(prose, bindings, ctx)
     _elided(prose, bindings, ctx)
     _respectively(prose, bindings, ctx)
     _lead_in_periods(prose, bindings, ctx)
     return bindings
+
+
+_OF = re.compile(r"[^\S\n]+(?i:of|out\s+of)[^\S\n]+(?:(?i:the|a|an)[^\S\n]+)?")
+
+
+def _whole_after_part(
+    claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerContext
+) -> None:
+    """ "~4,968 h of ~10,000": a bare figure right after "of" a figure written in a unit of
+    time or of measure is in that unit too (a whole after its part). Not after a rate: "45% of
+    1,200" counts things."""
+    for before, claim in itertools.pairwise(claims):
+        ahead = bindings[before.id]
+        if (
+            _OF.fullmatch(ctx.answer, before.span[1], claim.span[0])
+            and measure_written(claim.text) is None
+            and claim.unit in (None, "count", "number")
+            and (before.unit in DURATION_UNITS or ahead.measure is not None)
+        ):
+            bindings[claim.id].unit = before.unit if ahead.measure is None else "number"
+            bindings[claim.id].measure = ahead.measure
 
 
 _COMPARED = re.compile(r"\b(?i:against|versus|vs|compared|than|from|over)\b|\(")

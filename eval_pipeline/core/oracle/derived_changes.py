@@ -31,6 +31,7 @@ from eval_pipeline.core.oracle.derived_pairs import (
     to_new_level,
 )
 from eval_pipeline.core.oracle.derived_periods import previous, to_base
+from eval_pipeline.core.oracle.derived_places import by_place
 from eval_pipeline.core.oracle.facts import tokens
 from eval_pipeline.core.oracle.units import RATES
 
@@ -52,6 +53,9 @@ def changes(deriver: Deriver, claim: Claim, binding: Binding, unit: Unit | None)
     extreme = to_extreme(deriver, claim, binding)
     if extreme is not None:
         pairs = own = extreme
+    placed = by_place(deriver, claim, binding)  # "$240K more than the smallest account"
+    if any(p[2] for p in placed):
+        pairs = own = placed
     if written_signed(claim) and claim.kind != "comparison":
         # "South +0.9 minutes" against something unnamed: not its gap to another named row
         pairs = own or [p for p in pairs if p[3]]
@@ -74,6 +78,8 @@ def changes(deriver: Deriver, claim: Claim, binding: Binding, unit: Unit | None)
         pairs = stated_pair(deriver, claim, whole) or pairs
     if not any(p[2] for p in pairs):  # "- 2024: 565 / - 2025: 695 / - Growth: 23%"
         pairs = listed_pair(deriver, claim, binding) or pairs
+    if not any(p[2] for p in pairs):
+        pairs = [*pairs, *placed]
     if not pairs and claim.kind == "comparison":
         pairs = (
             row_gaps(deriver, binding)
@@ -137,7 +143,10 @@ def spreads(deriver: Deriver, binding: Binding, unit: Unit | None) -> list[Deriv
 
 def ratios(deriver: Deriver, claim: Claim, binding: Binding) -> list[Derived]:
     out = []
-    pairs = against_overall(deriver, claim, binding, named_pairs(deriver, binding))
+    named = than_named(deriver, claim, binding, named_pairs(deriver, binding))
+    pairs = against_overall(deriver, claim, binding, named)
+    placed = by_place(deriver, claim, binding)  # "the largest is 1.5x the second"
+    pairs = placed if any(p[2] for p in placed) else [*pairs, *placed]
     for a, b, pinned, _ in pairs or lone_partner(deriver, binding):
         if a.value and b.value:
             low, high = sorted((abs(a.value), abs(b.value)))

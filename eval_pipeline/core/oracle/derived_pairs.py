@@ -205,17 +205,27 @@ def against_overall(
     ]
 
 
+_RATIO_OBJECT = re.compile(
+    r"(?:\s+(?i:as\s+(?:much|many|long|large|high|big)(?:\s+[a-z][\w-]*){0,2}?\s+as|that\s+of))?"
+    r"\s+"
+)
+"""Between a ratio and the row it is measured against: "double Bay Shuttle's", "3x as many as
+Point 7"."""
 _OBJECT_START = re.compile(r"(?i:the\s+|that\s+of\s+|those\s+of\s+|at\s+|in\s+|for\s+)?")
 
 
 def than_named(
     deriver: Deriver, claim: Claim, binding: Binding, pairs: list[tuple[Fact, Fact, bool, bool]]
 ) -> list[tuple[Fact, Fact, bool, bool]]:
-    """The pairs, the claim's entity against the row named right after its "than" pinned and
-    ordered ("Chat takes 3.1 minutes more than phone and about twice as long as email"): those
-    words say which row it is measured against, however many rows the sentence names."""
+    """The pairs, the claim's entity against the row named right after its "than" (or right
+    after a ratio: "more than double Bay Shuttle's") pinned and ordered; a ratio's subject is
+    the row its sentence opens with, if any ("Chat takes 3.1 minutes more than phone and about
+    twice as long as email"): those words say which rows it compares, however many rows the
+    sentence names."""
     text = deriver.ctx.answer
     than = THAN.match(text, claim.span[1], binding.sentence[1])
+    if than is None and claim.unit == "ratio":  # "more than double Bay Shuttle's"
+        than = _RATIO_OBJECT.match(text, claim.span[1], binding.sentence[1])
     if than is None:
         return pairs
     skipped = _OBJECT_START.match(text, than.end())
@@ -225,6 +235,10 @@ def than_named(
         return pairs
     other = named[0].key
     mine = binding.entities - {other}
+    if claim.unit == "ratio":  # "Chat takes 3.1 minutes more than phone and 2x as long as
+        first = deriver.ctx.labels_in(binding.sentence[0], claim.span[0])  # email": Chat's
+        opening = first and not text[binding.sentence[0] : first[0].start].strip(" \t*_#>-")
+        mine = ({first[0].key} - {other} if opening else set()) or mine
     if len(mine) != 1:
         return pairs
     subject = next(iter(mine))

@@ -37,7 +37,7 @@ def _written_as_a_base(text: str, start: int) -> bool:
     return written_as_base(text, start) or bool(_BASE_AFTER.search(text, max(0, start - 12), start))
 
 
-def _period_of(fact: Fact) -> Period | None:
+def period_of(fact: Fact) -> Period | None:
     """The period a fact is for: its row's, else its reference's only one."""
     if fact.row_period is not None:
         return fact.row_period
@@ -119,10 +119,10 @@ def to_base(
         return []
     base, subject = next(iter(bases), None), next(iter(subjects), None)
     named = [m.period for m in deriver.ctx.periods_in(0, claim.span[0])]
-    start_at = base or earliest(p for f in deriver.facts if (p := _period_of(f)) is not None)
+    start_at = base or earliest(p for f in deriver.facts if (p := period_of(f)) is not None)
     out = []
     for fact in deriver.facts:
-        period = _period_of(fact)
+        period = period_of(fact)
         if period is None or start_at is None or not _in(period, start_at):
             continue
         if binding.entities and not any(map(fact.is_for, binding.entities)):
@@ -158,7 +158,7 @@ def _peers(deriver: Deriver, fact: Fact, period: Period) -> list[tuple[Period, F
     """The other values of the fact's metric and row, by their period of its grain."""
     out = []
     for other in deriver.labelled[fact.labels]:
-        p = _period_of(other)
+        p = period_of(other)
         if (
             other is not fact
             and p is not None

@@ -34,6 +34,7 @@ from eval_pipeline.core.oracle.derived import (
 from eval_pipeline.core.oracle.derived_changes import changes, ratios, spreads
 from eval_pipeline.core.oracle.derived_pairs import OVERALL_WORDS, measured_against_overall
 from eval_pipeline.core.oracle.derived_periods import period_led
+from eval_pipeline.core.oracle.derived_places import place_after
 from eval_pipeline.core.oracle.derived_shares import parts_of_a_mix, shares
 from eval_pipeline.core.oracle.derived_sums import means, per_item, sums
 from eval_pipeline.core.oracle.facts import Fact, cut_short, metric_words, tokens
@@ -68,6 +69,11 @@ _COMPLEMENT = re.compile(
     r"wouldn['’]t|would\s+not|never|without)\b"
 )
 _OTHER_NUMBER = re.compile(r"\d[\d,.]*")
+_ITS_OWN = re.compile(
+    r"(?:\s+(?i:as\s+\w+\s+as|than|that\s+of|above|below|over|under|on|of))?"
+    r"\s+(?i:its|their|his|her)\s+own\b"
+)
+"""After a gap or ratio, the subject's own other figure it is measured against."""
 _LISTED = re.compile(r"\b(?i:top|bottom|these|those|them|listed|named)\b")
 """Words naming the rows a reference lists as a group: "of the top five's revenue"."""
 
@@ -166,7 +172,11 @@ def pins(
         and sum(bool((f.labels or f.scope) & named) for f in found.facts) == 1
         and measured_against_overall(state.ctx, claim, binding)
     )
-    if not (anchored or by_name or led) and not any(sentence & f.meaning for f in found.facts):
+    # "the latest year was 2.5x the one before": its words name the two by their places
+    placed = found.pinned and place_after(text, claim.span[1], binding.sentence[1]) is not None
+    if not (anchored or by_name or led or placed) and not any(
+        sentence & f.meaning for f in found.facts
+    ):
         return False
     noun = head_noun(text, claim)
     if noun is not None and not any(noun in f.meaning for f in found.facts):
@@ -186,7 +196,8 @@ def pins(
     ):
         return False  # a gap but of none of the values its sentence states before it
     if found.how in ("relative change", "difference", "ratio") and (
-        _than_nothing_named(state, claim, binding)  # "40 more than the two at the bottom"
+        _against_its_own(state, claim, found)  # "nearly double its own 1.5% of 2024"
+        or _than_nothing_named(state, claim, binding)  # "40 more than the two at the bottom"
         or _each_its_own(state, claim, binding, found)  # "X 2.2 days slower and Y 5.4 faster"
     ):
         return False  # not the gap between the two the sentence names
@@ -437,6 +448,14 @@ def _named_as_whole(state: VerifyState, claim: Claim, binding: Binding, part: Fa
     return bool(inside) and not outside
 
 
+def _against_its_own(state: VerifyState, claim: Claim, found: Derived) -> bool:
+    """Is a gap or ratio between two rows written against the subject's own other figure
+    ("Cold Creek's rate is … nearly double its own 1.5% of 2024")?"""
+    a, b = found.facts[0], found.facts[-1]
+    own = _ITS_OWN.match(state.ctx.answer, claim.span[1])
+    return own is not None and (a.labels or a.scope) != (b.labels or b.scope)
+
+
 def _than_nothing_named(state: VerifyState, claim: Claim, binding: Binding) -> bool:
     """Does the claim name what it is compared with ("… more than X") by words that name
     no label, no period, no overall figure and state no figure? Then the other side is none
@@ -450,6 +469,7 @@ def _than_nothing_named(state: VerifyState, claim: Claim, binding: Binding) -> b
     return not (
         state.ctx.labels_in(start, stop)
         or state.ctx.periods_in(start, stop)
+        or place_after(text, claim.span[1], stop)  # "than the runner-up"
         or SUM_CUE.search(text, start, stop)
         or _OVERALL.match(text, start, stop)  # "than the chain average": the whole's figure
         or any(start <= other.span[0] < stop for other in state.claims)

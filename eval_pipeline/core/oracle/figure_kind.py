@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from eval_pipeline.core.claims.numbers import LIMIT_AFTER
+from eval_pipeline.core.measures import EACH_BEFORE
 from eval_pipeline.core.models import Claim
 from eval_pipeline.core.oracle.claim_words import OF_ANOTHER
 from eval_pipeline.core.oracle.derived import GAP_CUE, Derived, written_signed
@@ -174,11 +176,7 @@ _CUES: tuple[_Cue, ...] = (
         ),
         50,
     ),
-    _Cue(  # "a 36% cap", "a 600 minimum", "a $5,000 credit limit"
-        "limit",
-        "after",
-        re.compile(rf"[^\S\n]*(?:[A-Za-z-]+[^\S\n]+)?(?i:{_LIMIT_WORDS})\b"),
-    ),
+    _Cue("limit", "after", LIMIT_AFTER),  # "a 36% cap", "the 30% we budgeted"
     _Cue(  # "$3.10 per visit", "28 GB per line", "26.5 tickets per 10 units"
         "per_item",
         "after",
@@ -188,6 +186,12 @@ _CUES: tuple[_Cue, ...] = (
             r"[a-z]+\b"
         ),
     ),
+    _Cue(  # "$40/MWh", "$3.10/visit"; not "4 kWh/day", a figure over a period
+        "per_item",
+        "after",
+        re.compile(rf"[^\S\n]*/[^\S\n]*{_NOT_GRAIN}(?:[A-Za-z]+|m²|m³)(?![\w/])"),
+    ),
+    _Cue("per_item", "before", EACH_BEFORE, 30),  # "and each produced about 5,856 MWh"
     _Cue(  # "under 40 lines an hour": a rate per unit of time, whatever the noun between
         "per_item",
         "after",
@@ -210,13 +214,13 @@ _CUES: tuple[_Cue, ...] = (
         30,
     ),
     _Cue("per_item", "clause", re.compile(rf"\b(?i:per)[^\S\n]+{_NOT_GRAIN}[a-z]+\b")),
-    _Cue(  # "828 hours for the quarter", "4.2 hours in total"
+    _Cue(  # "828 hours for the quarter", "4.2 hours in total", "(560 across the two)"
         "total",
         "after",
         re.compile(
             r"[^\S\n]*(?:[a-z]+[^\S\n]+)?(?i:in\s+total|altogether|all\s+told|cumulatively|"
-            + _SPAN
-            + ")"
+            r"combined|between\s+them|(?:across|between|for)\s+(?:the|those|these)\s+"
+            r"(?:two|three|four|five)\b|" + _SPAN + ")"
         ),
     ),
     _Cue("total", "clause", re.compile(f"(?i:{_SPAN})")),  # "Across the nine weeks, … 192"

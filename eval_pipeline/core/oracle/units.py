@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from eval_pipeline.core.measures import measures_named
 from eval_pipeline.core.models import DURATION_UNITS, Unit
 
 RATES = frozenset({"percent", "fraction", "points"})
@@ -101,6 +102,20 @@ def unit_from_name(name: str) -> Unit | None:
     if "percent" in found and "rate" in text and not re.search(r"pct|percent", text):
         return "percent"  # a rate stored as 0.12 is told apart by its values
     return found[0] if found else None
+
+
+def names_a_unit(word: str) -> bool:
+    """Is a word of a name (a token: lower case, maybe stemmed) the unit its values are in
+    ("mwh", "km", "hour", "minut", "usd"), which says in what a quantity is, not what it is?"""
+    return measures_named(word)[0] is not None or word in _UNIT_TOKENS
+
+
+_UNIT_TOKENS = frozenset(
+    (
+        *("hour", "hours", "hrs", "hr", "minut", "min", "mins", "second", "secs", "sec", "day"),
+        *("days", "week", "weeks", "wks", "usd", "eur", "gbp", "pct", "percent"),
+    )
+)
 
 
 _LESS_IS_BETTER = re.compile(

@@ -17,13 +17,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from eval_pipeline.core.claims.extract import POLAR_WORDS
-from eval_pipeline.core.claims.layout import plain
+from eval_pipeline.core.claims.layout import plain, search_before
 from eval_pipeline.core.measures import measure_written
 from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceValue, Unit, Verdict
 from eval_pipeline.core.oracle.agreement import Check, precise, unlikely_by_chance
 from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
 from eval_pipeline.core.oracle.candidates import claim_unit, fits, of_its_measure
-from eval_pipeline.core.oracle.claim_words import head_noun
+from eval_pipeline.core.oracle.claim_words import NOT_NOUNS, head_noun
 from eval_pipeline.core.oracle.derived import Derived, written_signed
 from eval_pipeline.core.oracle.derived_pins import (
     candidates,
@@ -57,7 +57,7 @@ from eval_pipeline.core.oracle.labels import label_forms
 from eval_pipeline.core.oracle.level_target import not_its_level, target_of
 from eval_pipeline.core.oracle.ranking import verify_ranking
 from eval_pipeline.core.oracle.tolerance import DEFAULT_RULE, ToleranceRule
-from eval_pipeline.core.oracle.units import family
+from eval_pipeline.core.oracle.units import family, names_a_unit
 from eval_pipeline.core.oracle.verify_state import VerifyState
 
 MAX_VERIFIED_CLAIMS = 5000
@@ -75,6 +75,9 @@ _MAX_EVIDENCE = 12
 _NEAR = 0.5
 """A misstated level is within this factor of its truth (half to twice it) unless its words
 name the truth's quantity."""
+_FAR = 0.1
+"""Beyond this factor (a tenth to ten times) a level is no misstatement of the truth, even
+when no words name the truth's quantity."""
 _NOUN_AFTER = re.compile(
     r"(?:[ \t]+of[ \t]+all[ \t]+(?:the[ \t]+|our[ \t]+|its[ \t]+|their[ \t]+)?|"
     r"(?:(?<=more)|(?<=fewer)|[ \t]+(?:more|fewer))[ \t]+|"
@@ -84,6 +87,11 @@ _NOUN_AFTER = re.compile(
 )
 """The things a share, a change or a ratio counts: "% of all cardholders", "% more parcels",
 "twice the orders"."""
+_GREW_BEFORE = re.compile(
+    r"\b(?P<noun>[a-z][\w-]*)[ \t]+(?:grew|rose|fell|climbed|dropped|declined|increased|"
+    r"decreased|jumped|slipped|slid)[ \t]+(?:by[ \t]+)?$"
+)
+"""The noun before a verb of change right before the figure: "orders grew about 18%"."""
 _NOUN = re.compile(r"[ \t]*([A-Za-z][\w-]*)")
 """The word right after a figure; ``head_noun`` reads one only after a count, and a decimal
 figure is rarely read as one."""
@@ -104,6 +112,15 @@ _NOT_BROKEN_OUT = re.compile(
 """A part of the week a figure is for ("on Saturdays", "weekend trips"; not "a busy Easter
 weekend", an event) or a span of years ("the 10-year average"), which a reference for a period
 or for all days does not hold."""
+_A_NAME = r"[A-Z][\w&'’-]*(?:[^\S\n]+(?:[A-Z][\w&'’-]*|\d+\b))*"
+_AT_A_NAME = re.compile(
+    rf"[^\S\n]+(?:[a-z]+[^\S\n]+)?(?:at|in|for|from)[^\S\n]+(?:the[^\S\n]+)?(?P<name>{_A_NAME})"
+)
+"""A name right after a figure: "10 at Blackwater Ridge", "12 turbines in Sierra Mesa"."""
+_AT_A_NAME_ENDING = re.compile(
+    r"\b(?:at|in)[^\S\n]+(?:the[^\S\n]+)?(?P<name>[A-Z][\w&'’-]*)[^\S\n]+$"
+)
+"""Before a number that ends a name: "all at Lakeshore 2"."""
 _DECIMAL = re.compile(r"\d\.\d")
 _SCALED = re.compile(r"(?i)\d\s*(?:k|m|mn|bn?|thousand|million|billion)\b")
 """A figure written with decimals and one whose scale word makes them whole ("2.4K")."""
@@ -271,7 +288,7 @@ class _Verifier:
         derived = of_its_column_series(
             self.state, claim, candidates(self.state.deriver, claim, binding, unit)
         )
-        for candidate in derived:
+        for candidate in _unless_a_ratio_is_pinned(derived):
             if check.derived(candidate) and (
                 cued(self.state, claim, binding, unit, candidate) or unlikely_by_chance(claim)
             ):
@@ -629,6 +646,7 @@ class _Verifier:
             lambda: self._far_and_unnamed(claim, binding, check, truth),
             lambda: self._of_another_noun(claim),
             lambda: self._outside_what_is_held(claim, binding),
+            lambda: self._for_an_unheld_name(claim),
         ]
         if isinstance(truth, Fact):
             excuses += [
@@ -661,6 +679,29 @@ class _Verifier:
             return None
         return f"it is for {own[0].group(0)!r}, which no reference value is for"
 
+    def _for_an_unheld_name(self, claim: Claim) -> str | None:
+        """Why a figure is not accused when it is for a name no reference holds: one written
+        right after it ("12 units (10 at Blackwater Ridge, 2 at Sierra Mesa)"), or one it ends
+        ("all at Lakeshore 2"), a name being capitalised words that are no label, no period
+        and no word of what the references hold."""
+        text, ctx = self.state.ctx.answer, self.state.ctx
+        after = _AT_A_NAME.match(text, claim.span[1])
+        before = search_before(_AT_A_NAME_ENDING, text, claim.span[0], 40)
+        if after is not None:
+            name = after.span("name")
+        elif before is not None and re.fullmatch(r"\d{1,3}", claim.text):
+            name = (before.start("name"), claim.span[1])
+        else:
+            return None
+        words = tokens(text[name[0] : name[1]]) - tokens(claim.text)
+        if (
+            ctx.labels_in(*name)
+            or ctx.periods_in(*name)
+            or words & (self.state.fact_words | ctx.label_words)
+        ):
+            return None
+        return f"it is for {text[name[0] : name[1]]!r}, which no reference value is for"
+
     def _value_of_another(
         self, claim: Claim, binding: Binding, check: Check, accused: Sequence[Fact]
     ) -> str | None:
@@ -690,9 +731,11 @@ class _Verifier:
         value's quantity, which the answer or question names elsewhere: a misstated figure is
         rarely so far off and named otherwise, while a figure about something the references
         lack often is ("Amnesty week waived $120" beside monthly fines, "DVDs accrue $1 a day"
-        beside the average fine). A figure off by a power of ten is a misstated scale ("0.60%"
-        for 0.60, "$123,457" for $1.23M), and a gap is easily twice another, so neither is
-        excused."""
+        beside the average fine). Ten times off or more, the unit a quantity is in names
+        nothing of it ("curtailment hit 260 MWh" beside 7,153 of ``generation_mwh``), and the
+        quantity need not be named elsewhere. A figure off by a power of ten is a
+        misstated scale ("0.60%" for 0.60, "$123,457" for $1.23M), and a gap is easily twice
+        another, so neither is excused."""
         if claim.kind != "numeric" or claim.per is not None or written_signed(claim):
             return None
         if isinstance(truth, Derived) and truth.how in _CHANGES:
@@ -701,16 +744,18 @@ class _Verifier:
         if times is None or _NEAR <= times <= 1 / _NEAR or _a_power_of_ten(times):
             return None
         facts = truth.facts if isinstance(truth, Derived) else (truth,)
-        own = frozenset().union(*(f.own_meaning for f in facts))
+        far = not _FAR <= times <= 1 / _FAR
+        own = frozenset(w for f in facts for w in f.own_meaning if not (far and names_a_unit(w)))
         ctx = self.state.ctx
         clause = tokens(ctx.answer[binding.clause[0] : binding.clause[1]])
         if not binding.meaning or (binding.meaning | clause) & own:
             return None
-        if not own & (ctx.answer_words | ctx.question_words):
+        elsewhere = bool(own & (ctx.answer_words | ctx.question_words))
+        if not (elsewhere or far):
             return None  # the quantity is named nowhere: no words tell it from another
         why = f"it is {times:.2g} times {truth.describe()}, and its clause names nothing of "
-        why += "that quantity, which the answer names elsewhere: more likely a figure the "
-        return why + "references do not hold than a misstatement of it"
+        why += "that quantity" + (", which the answer names elsewhere" if elsewhere else "")
+        return why + ": more likely a figure the references do not hold than a misstatement of it"
 
     def _ratio_of_stated(
         self, claim: Claim, binding: Binding, check: Check, found: Derived
@@ -744,13 +789,17 @@ class _Verifier:
 
     def _of_another_noun(self, claim: Claim) -> str | None:
         """Why a share or a change is not accused when the noun written right after it names
-        what it is of ("17.5% of all card holders", "15% more parcels") and nothing the
+        what it is of ("17.5% of all card holders", "15% more parcels"), or the noun whose
+        movement it is ("orders grew about 18%"), and nothing the
         references hold or the question asks about goes by that name: the figure is about a
         quantity the references lack, however close its value."""
-        found = _NOUN_AFTER.match(self.state.ctx.answer, claim.span[1])
+        text, ctx = self.state.ctx.answer, self.state.ctx
+        found = _NOUN_AFTER.match(text, claim.span[1])
+        if found is None and claim.kind == "comparison":
+            found = search_before(_GREW_BEFORE, text, claim.span[0], 40)
         noun = found.group("noun") if found else ""
-        named = tokens(noun)
-        if not named or named & (self.state.ctx.question_words | self.state.fact_words):
+        named = tokens(noun) - NOT_NOUNS
+        if not named or named & (ctx.question_words | self.state.fact_words | ctx.label_words):
             return None
         return f"a figure of {noun!r}, which no reference value is about"
 
@@ -855,6 +904,14 @@ def _sign_against_its_words(claim: Claim) -> bool:
     return claim.kind == "comparison" and (
         (sign in ("-", "−") and value > 0) or (sign == "+" and value < 0)
     )
+
+
+def _unless_a_ratio_is_pinned(derived: list[Derived]) -> list[Derived]:
+    """The derivations that may support a claim: when a ratio is pinned to the two rows its
+    words name ("more than double Bay Shuttle's"), no ratio of two other rows."""
+    if any(d.pinned and d.how == "ratio" for d in derived):
+        return [d for d in derived if d.pinned or d.how != "ratio"]
+    return derived
 
 
 def _columns_of_one_pair(pinned: Sequence[Derived]) -> bool:

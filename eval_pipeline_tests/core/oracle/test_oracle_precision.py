@@ -838,9 +838,16 @@ ROWS: list[tuple[str, str, str, list[ReferenceValue], list[str]]] = [
     (
         "compared with something unnamed",
         "",
-        "Acme made $240K more than the smallest account, and 1.2 times what Globex did.",
+        "Acme made $240K more than a typical partner account, and 1.2 times what Globex did.",
         [ACCOUNTS],
         [U, S],
+    ),
+    (
+        "compared with a row named by its place",
+        "",
+        "Acme made $240K more than the smallest account, and 1.2 times what Globex did.",
+        [ACCOUNTS],
+        [S, S],  # Stark, 420K - 180K
     ),
     (
         "compared with something unnamed",

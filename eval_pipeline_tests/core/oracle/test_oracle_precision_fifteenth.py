@@ -1,0 +1,329 @@
+"""Ratios and gaps to a row named by its place ("the largest is 1.5x the second", "the latest
+year was 2.5x the one before"), and figures that are not the references' though close to them
+in words — about another noun ("orders grew 18%"), a name no reference holds ("10 at
+Blackwater Ridge"), a target ("below the 30% we budgeted"), a value per item ("$40/MWh",
+"each produced about 5,856 MWh"), a total ("560 across the two"), the subject's own other
+figure ("nearly double its own 1.5% of 2024") — found on held-back domains (wind farms, food
+delivery) and the blind set, written here in another domain (a ferry operator), each beside a
+near miss the oracle must still decide.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from eval_pipeline_tests.core.oracle.answers import C, S, U, assert_verdicts, ref
+
+PASSENGERS = ref(
+    {
+        "columns": ["route", "passengers", "sailings"],
+        "rows": [
+            ["Harbour Line", 27_200, 1_460],
+            ["Bay Shuttle", 17_370, 1_090],
+            ["Isle Express", 14_290, 880],
+            ["North Loop", 9_910, 730],
+            ["Point 7", 8_010, 410],
+        ],
+    },
+    name="passengers_by_route",
+    params={"year": 2031},
+    column_units={"passengers": "count", "sailings": "count"},
+)
+PASSENGERS_ASKED = "Which routes carried the most passengers in 2031?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # 27,200 / 17,370 = 1.57
+        ("The largest route by passengers is roughly 1.6x the second.", [S]),
+        ("The largest route by passengers is roughly 2.3x the second.", [C]),
+        # the top row, named by the place of the one it is measured against
+        ("Harbour Line alone sees 1.6x the passengers of the next busiest.", [S]),
+        ("Harbour Line alone sees 1.9x the passengers of the next busiest.", [C]),
+        # 27,200 / 8,010 = 3.40
+        ("The leader carries about 3.4 times as many passengers as the tail-ender.", [S]),
+        ("The leader carries about 2.6 times as many passengers as the tail-ender.", [C]),
+        # 27,200 / 9,910 = 2.74: the fourth
+        ("Harbour Line carried about 2.7 times as many as the fourth.", [S]),
+        # 27,200 - 17,370 = 9,830
+        ("Harbour Line carried 9,830 more passengers than the runner-up.", [S]),
+        ("Harbour Line carried 7,830 more passengers than the runner-up.", [C]),
+    ],
+)
+def test_a_ratio_or_gap_to_a_row_named_by_its_place(answer: str, expected: list[str]) -> None:
+    assert_verdicts(PASSENGERS_ASKED, answer, [PASSENGERS], expected)
+
+
+def test_a_place_the_answer_lists_otherwise_pins_nothing() -> None:
+    """Listed out of value order, "the second" may be the second listed (14,290) or the
+    second largest (17,370): a ratio right for either is supported, and one right for neither
+    left unverifiable."""
+    listed = "1. Harbour Line 27,200\n2. Isle Express 14,290\n3. Bay Shuttle 17,370\n\n"
+    assert_verdicts(
+        PASSENGERS_ASKED, listed + "The largest is about 1.9x the second.", [PASSENGERS], [S] * 4
+    )
+    assert_verdicts(
+        PASSENGERS_ASKED,
+        listed + "The largest is about 2.6x the second.",
+        [PASSENGERS],
+        [S, S, S, U],
+    )
+
+
+FARES_BY_YEAR = [
+    ref(value, "currency", name="fare_revenue", params={"year": year}, label=str(year))
+    for year, value in ((2029, 30_600.0), (2030, 49_900.0), (2031, 124_600.0))
+]
+FARES_ASKED = "How has fare revenue grown since 2029?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # 124,600 / 49,900 = 2.50; 124,600 / 30,600 = 4.07
+        (
+            "Fare revenue was $30.6K, $49.9K and $124.6K. The latest year was 2.5x the one before.",
+            [S, S, S, S],
+        ),
+        (
+            "Fare revenue was $30.6K, $49.9K and $124.6K. The latest year was 3.1x the one before.",
+            [S, S, S, C],
+        ),
+        ("We now take about 4 times the 2029 level.", [S]),
+        ("We now take about 6 times the 2029 level.", [C]),
+    ],
+)
+def test_a_ratio_between_periods_named_by_their_place(answer: str, expected: list[str]) -> None:
+    assert_verdicts(FARES_ASKED, answer, FARES_BY_YEAR, expected)
+
+
+WEEKLY = ref(
+    {
+        "columns": ["week_start", "crossings"],
+        "rows": [["2031-11-03", 33], ["2031-11-10", 26], ["2031-11-17", 24], ["2031-11-24", 30]],
+    },
+    name="weekly_crossings",
+    params={"route": "Point 7"},
+    column_units={"crossings": "count"},
+)
+
+
+@pytest.mark.parametrize(
+    ("ratio", "expected"),
+    [("about 1.4x", S), ("about 1.9x", C)],  # 33 / 24 = 1.375
+)
+def test_the_first_period_against_the_quietest(ratio: str, expected: str) -> None:
+    answer = f"Point 7 made 113 crossings in November; the first week was {ratio} the quietest one."
+    assert_verdicts(
+        "Weekly crossings on Point 7 in November 2031?", answer, [WEEKLY], [S, expected]
+    )
+
+
+MONTHLY_FUEL = ref(
+    {
+        "columns": ["month_start", "fuel_tonnes"],
+        "rows": [["2031-10-01", 412.5], ["2031-11-01", 503.0], ["2031-12-01", 388.0]],
+    },
+    name="monthly_fuel",
+    params={"route": "Harbour Line"},
+    column_units={"fuel_tonnes": "number"},
+)
+FUEL_ASKED = "How much fuel did Harbour Line burn each month in Q4 2031?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # "t" names how fuel is measured, not what: spillage is no fuel burnt, 12x off
+        ("November fuel peaked at 503 t, while November spillage hit roughly 40 t.", [S, U]),
+        # near miss: its clause names the fuel, and 40 t for 503 is its misstatement
+        ("November fuel peaked at 503 t, and November fuel burn was roughly 40 t.", [S, C]),
+    ],
+)
+def test_a_unit_names_no_quantity(answer: str, expected: list[str]) -> None:
+    assert_verdicts(FUEL_ASKED, answer, [MONTHLY_FUEL], expected)
+
+
+def test_a_figure_hundreds_of_times_off_is_of_something_else() -> None:
+    """Two hundred times the truth, its clause naming other things: no misstatement of it,
+    though no word of the answer names the quantity."""
+    answer = "Harbour Line ran 1,460 sailings, losing about 7 to storms."
+    assert_verdicts(PASSENGERS_ASKED, answer, [PASSENGERS], [S, U])
+
+
+FLEET = [
+    ref(count, "count", name="vessel_count", params={"class": cls}, label=cls)
+    for cls, count in (("Class A-200", 12), ("Class B-90", 8))
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("- Class A-200: 12 vessels (10 at Port Elgin, 2 at Kirkby Haven)", [S, U, U]),
+        ("- Class B-90: 8 vessels, all at Kirkby 2", [S, U]),
+        # near miss: a class's own count, wrong
+        ("- Class A-200: 10 vessels\n- Class B-90: 8", [C, S]),
+    ],
+)
+def test_a_figure_for_a_name_no_reference_holds(answer: str, expected: list[str]) -> None:
+    assert_verdicts("How many vessels of each class do we run?", answer, FLEET, expected)
+
+
+FUEL_COST = ref(
+    {
+        "columns": ["route", "fuel_tonnes", "vessels"],
+        "rows": [["Harbour Line", 70_274.0, 12], ["Bay Shuttle", 41_020.0, 9]],
+    },
+    name="fuel_by_route",
+    params={"year": 2031},
+    column_units={"fuel_tonnes": "number", "vessels": "count"},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # 70,274 / 12 = 5,856
+        ("Harbour Line has 12 vessels, and each burnt about 5,856 t on average.", [S, S]),
+        ("Harbour Line has 12 vessels, and each burnt about 7,100 t.", [S, U]),
+        # near miss: the route's own total, misstated
+        ("Harbour Line burnt about 61,000 t in 2031.", [C]),
+        # a price per tonne is no amount of fuel
+        ("Bay Shuttle burnt 41,020 t in 2031, bought at $40/t.", [S, U]),
+    ],
+)
+def test_a_figure_per_item(answer: str, expected: list[str]) -> None:
+    assert_verdicts("How much fuel did each route burn in 2031?", answer, [FUEL_COST], expected)
+
+
+MONTHLY_SAILINGS = ref(
+    {
+        "columns": ["month_start", "sailings"],
+        "rows": [["2031-10-01", 223], ["2031-11-01", 280], ["2031-12-01", 280]],
+    },
+    name="monthly_sailings",
+    params={"route": "Bay Shuttle"},
+    column_units={"sailings": "count"},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "Bay Shuttle ran 280 sailings in both November and December (560 across the two).",
+            [S, U, U],
+        ),
+        # near miss: one month's figure, wrong
+        ("Bay Shuttle ran 280 sailings in November and 560 in December.", [S, C]),
+    ],
+)
+def test_a_total_across_the_periods_it_names(answer: str, expected: list[str]) -> None:
+    assert_verdicts(
+        "Monthly sailings on Bay Shuttle in Q4 2031?", answer, [MONTHLY_SAILINGS], expected
+    )
+
+
+CREW = [
+    ref(11, "count", name="active_crew", params={"route": "Point 7", "year": y}, label=str(y))
+    for y in (2030, 2031)
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Point 7 had 11 active crew in both 2030 and 2031, and bookings grew about 18%.", [S, U]),
+        # near miss: the crew's own change, which was none
+        ("Point 7 had 11 active crew in 2030; in 2031 crew grew about 18%.", [S, C]),
+    ],
+)
+def test_a_change_of_another_noun(answer: str, expected: list[str]) -> None:
+    assert_verdicts(
+        "How many crew were active on Point 7 in 2030 and 2031?", answer, CREW, expected
+    )
+
+
+DELAY_RATE = [
+    ref(rate, "percent", name="delay_rate", params={"route": r, "year": 2031}, label=r)
+    for r, rate in (("Harbour Line", 2.89), ("Point 7", 0.73), ("Bay Shuttle", 1.82))
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "Harbour Line's delay rate of 2.9% is about 4x Point 7's 0.7% and nearly double "
+            "its own 1.5% of 2030.",
+            [S, S, S, U, U],
+        ),
+        # near miss: "more than double" Bay Shuttle's 1.82 (1.59x) is held against it
+        (
+            "Harbour Line's delay rate of 2.9% is about 4x Point 7's 0.7% and more than "
+            "double Bay Shuttle's.",
+            [S, S, S, C],
+        ),
+    ],
+)
+def test_a_ratio_to_its_own_other_figure(answer: str, expected: list[str]) -> None:
+    assert_verdicts("What was each route's 2031 delay rate?", answer, DELAY_RATE, expected)
+
+
+ON_TIME = ref(0.9741, "fraction", name="on_time_rate", params={"year": 2031})
+WEEK_FUEL = ref(
+    {
+        "columns": ["week_start", "fuel_tonnes"],
+        "rows": [["2031-07-07", 11_021.0], ["2031-07-14", 8_637.0]],
+    },
+    name="weekly_fuel",
+    column_units={"fuel_tonnes": "number"},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "refs", "expected"),
+    [
+        (
+            "On-time sailings were 97.4% in 2031, just shy of the 97.5% guarantee.",
+            [ON_TIME],
+            [S, U],
+        ),
+        ("On-time sailings were 97.4% in 2031, below the 99% we budgeted.", [ON_TIME], [S, U]),
+        ("On-time sailings were 97.4%, under the ~98.5% industry benchmark.", [ON_TIME], [S, U]),
+        ("Week of 14 July: 8,637 t, well below the 12,500 t weekly plan.", [WEEK_FUEL], [S, U]),
+        # near miss: a bound on the rate itself
+        ("On-time sailings were 97.4% in 2031, just below 97.5%.", [ON_TIME], [S, S]),
+        ("On-time sailings were just below 96% in 2031.", [ON_TIME], [C]),
+    ],
+)
+def test_a_target_the_answer_names(answer: str, refs: list, expected: list[str]) -> None:
+    assert_verdicts("What was the on-time rate in 2031?", answer, refs, expected)
+
+
+DOWNTIME = ref(
+    {
+        "columns": ["cause", "total_hours", "events"],
+        "rows": [
+            ["engine", 2_718.2, 30],
+            ["hull damage", 2_250.1, 20],
+            ["weather", 3_464.6, 20],
+            ["crew shortage", 1_603.1, 80],
+        ],
+    },
+    sql="SELECT cause, SUM(hours) AS total_hours, COUNT(*) AS events FROM outages GROUP BY cause",
+)
+
+
+@pytest.mark.parametrize(
+    ("whole", "expected"),
+    # 10,036 hours in all; 150 events, which "~4,968 h of" does not count
+    [("~10,000", S), ("~150", U)],
+)
+def test_a_whole_after_its_part_is_in_its_unit(whole: str, expected: str) -> None:
+    answer = (
+        f"Engine and hull damage together were roughly half of all hours (~4,968 h of {whole})."
+    )
+    assert_verdicts("Which causes drove outage hours?", answer, [DOWNTIME], [S, S, expected])
