@@ -748,12 +748,26 @@ def _elided(claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerCo
                 continue
             unit = bindings[first.id].unit or first.unit
             contrast = joint.group().lower().startswith(("versus", "vs", "against", "compared"))
+            if unit == "currency" and not _written_alike(first, second):
+                continue  # "£977K from 98,323": the tickets it came from, not money
             if unit in _ELIDED_UNITS or (unit in ("percent", "points") and contrast):
                 bindings[second.id].unit = unit
             elif unit != second.unit:
                 continue
             bindings[second.id].meaning |= bindings[first.id].meaning
             bindings[second.id].context |= bindings[first.id].meaning
+
+
+_SCALED = re.compile(r"\d\s*(?:[kKMB]|bn|mn|thousand|million|billion)\b")
+
+
+def _written_alike(first: Claim, second: Claim) -> bool:
+    """Are two figures written in one style, both scaled ("$4.1M … 3.9M") or both in full, and
+    within ten times of each other: one amount stated twice, the second leaving its sign out?"""
+    if bool(_SCALED.search(first.text)) != bool(_SCALED.search(second.text)):
+        return False
+    a, b = abs(first.value or 0.0), abs(second.value or 0.0)
+    return min(a, b) * 10 >= max(a, b)
 
 
 def says_nothing_after(

@@ -186,7 +186,10 @@ def _comparable_to(claim: Claim, binding: Binding, unit: Unit | None, fact: Fact
     """Is the fact of the claim's unit, or of one its words allow: a bare decimal ("0.47") is
     read as a fraction by guess only and may state a plain number (covers per labour hour); a
     whole count may round an average count its words name ("roughly 69 claims each" beside
-    claims_per_adjuster = 68.57), never an average of something else ("2 agents")."""
+    claims_per_adjuster = 68.57), never an average of something else ("2 agents"). Money is
+    never a quantity whose name says its unit of measure ("$165" beside `tonnes`)."""
+    if unit == "currency" and fact.unit in (None, "number") and fact.measures[0] is not None:
+        return False
     if comparable(unit, fact):
         return True
     if unit == "fraction" and fact.unit == "number":

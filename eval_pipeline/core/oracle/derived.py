@@ -76,6 +76,12 @@ def says_relative(text: str, claim: Claim) -> bool:
 
 GAP_CUE = re.compile(r"\b(?i:gap|difference|apart|spread|separat\w*|margin)\b")
 """Words naming the size of a gap between two values."""
+BY_MARGIN = re.compile(
+    r"\b(?i:edges?|edged|beats?|trails?|trailed|leads?|led|tops|topped|outsells?|outsold|"
+    r"outpaces?|outpaced|outperforms?|outperformed)\b[^\d.;:!?\n]{0,40}?\b(?i:by)\s+$"
+)
+"""A verb of one beating another, then "by", right before the margin: "Riverside 12 edges
+Grand Plaza by about £80K"."""
 WHOLE_ORGANISATION = re.compile(
     r"\b(?i:network|group|company|chain|organi[sz]ation)(?:-wide)?\b|\b(?i:\w+-wide)\b"
 )

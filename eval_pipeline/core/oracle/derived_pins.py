@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from eval_pipeline.core.claims.layout import search_before
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.agreement import Check
 from eval_pipeline.core.oracle.binding import Binding
@@ -22,6 +23,7 @@ from eval_pipeline.core.oracle.claim_words import (
     head_noun,
 )
 from eval_pipeline.core.oracle.derived import (
+    BY_MARGIN,
     GAP_CUE,
     RELATIVE_CUE,
     SUM_CUE,
@@ -124,10 +126,13 @@ def candidates(
         if (
             claim.kind != "comparison"
             and not written_signed(claim)
-            and re.search(
-                r"\b(?i:more|fewer|less|longer|shorter|higher|lower|gap|difference|ahead|behind|"
-                r"faster|slower|above|below)\b",
-                near,
+            and (
+                re.search(
+                    r"\b(?i:more|fewer|less|longer|shorter|higher|lower|gap|difference|ahead|"
+                    r"behind|faster|slower|above|below)\b",
+                    near,
+                )
+                or search_before(BY_MARGIN, text, claim.span[0], 60)
             )
         ):
             out += changes(deriver, claim, binding, unit)
@@ -195,6 +200,10 @@ def pins(
         and not (found.how == "difference" and _gap_of_stated(state, claim, binding, found))
     ):
         return False  # a gap but of none of the values its sentence states before it
+    if found.how in ("relative change", "difference") and _names_a_spread(
+        state.deriver, claim, binding
+    ):
+        return False  # "the gap between the best and worst site": the spread, not two rows
     if found.how in ("relative change", "difference", "ratio") and (
         _against_its_own(state, claim, found)  # "nearly double its own 1.5% of 2024"
         or _than_nothing_named(state, claim, binding)  # "40 more than the two at the bottom"
@@ -284,9 +293,16 @@ def cued(
     if found.how in ("amount per item", "mean", "spread"):
         return True
     if found.how == "difference" and (
-        written_signed(claim) or (found.pinned and _names_a_gap(state, claim, binding))
+        written_signed(claim)
+        or (
+            found.pinned
+            and (
+                _names_a_gap(state, claim, binding)
+                or search_before(BY_MARGIN, state.ctx.answer, claim.span[0], 60)
+            )
+        )
     ):
-        return True  # "(+$131 per account)", "a gap of 0.1 days" after its two levels
+        return True  # "(+$131 per account)", "a gap of 0.1 days", "edges Grand Plaza by £80K"
     if found.how == "relative change" and claim.kind != "comparison":
         # "an increase of 871 visits, or 16.35%": a level written as the size of a change
         return unit in ("percent", "fraction") and bool(RELATIVE_CUE.search(near))

@@ -15,7 +15,7 @@ from eval_pipeline.core.claims.numbers import LIMIT_AFTER
 from eval_pipeline.core.measures import EACH_BEFORE
 from eval_pipeline.core.models import Claim
 from eval_pipeline.core.oracle.claim_words import OF_ANOTHER
-from eval_pipeline.core.oracle.derived import GAP_CUE, Derived, written_signed
+from eval_pipeline.core.oracle.derived import BY_MARGIN, GAP_CUE, Derived, written_signed
 from eval_pipeline.core.oracle.facts import Fact, is_change
 from eval_pipeline.core.oracle.units import RATES, family
 
@@ -76,6 +76,7 @@ class _Cue:
 
 _CUES: tuple[_Cue, ...] = (
     _Cue("gap", "before", GAP_CUE, 80, numeric_only=True, wide=True),  # "the gap is 1 day"
+    _Cue("gap", "before", BY_MARGIN, 60, numeric_only=True),  # "edges Grand Plaza by £80K"
     _Cue(
         "gap",  # "16 leases short of", "0.2 points ahead", "40 fewer than"
         "after",
@@ -177,11 +178,13 @@ _CUES: tuple[_Cue, ...] = (
         50,
     ),
     _Cue("limit", "after", LIMIT_AFTER),  # "a 36% cap", "the 30% we budgeted"
-    _Cue(  # "$3.10 per visit", "28 GB per line", "26.5 tickets per 10 units"
+    _Cue(  # "$3.10 per visit", "28 GB per line", "26.5 tickets per 10 units", "$165 for every
+        # tonne"
         "per_item",
         "after",
         re.compile(
-            r"\s*(?:(?i:per|each)|a|an)\s+(?!(?i:year|month|week|quarter)\b)[a-z]+\b"
+            r"\s*(?:(?i:per|each|for\s+(?:every|each))|a|an)\s+(?!(?i:year|month|week|quarter)\b)"
+            r"[a-z]+\b"
             rf"|[^\S\n]*(?:[A-Za-z]+[^\S\n]+){{0,2}}(?i:per)[^\S\n]+(?:\d+[^\S\n]+)?{_NOT_GRAIN}"
             r"[a-z]+\b"
         ),
@@ -225,6 +228,8 @@ _CUES: tuple[_Cue, ...] = (
     ),
     _Cue("total", "clause", re.compile(f"(?i:{_SPAN})")),  # "Across the nine weeks, … 192"
 )
+_PER_HEADER = re.compile(rf"\b(?i:per)\s+{_NOT_GRAIN}[A-Za-z]+|\S\s*/\s*{_NOT_GRAIN}[A-Za-z]+")
+"""A column header of values per item: "Runs per truck", "$/t"; not "Orders per month"."""
 _ON_AVERAGE = re.compile(r"\s*(?i:on\s+average)\b")
 """After a duration bounded by "within", what makes it a level after all."""
 _REMAINDER = re.compile(
@@ -316,6 +321,9 @@ def read(
             m = cue.pattern.search(text, low, start)
         if m and not (cue.families and cue.kind == "limit" and _ON_AVERAGE.match(text, end)):
             found.setdefault(cue.kind, m.group())
+    per = _PER_HEADER.search(header)
+    if per:  # "| Runs per truck |", "| $/t |": every cell of the column is per item
+        found.setdefault("per_item", per.group())
     for m in _REMAINDER.finditer(text, max(clause[0], start - 50), start):
         if not in_name(*m.span()):
             found.setdefault("part", m.group())

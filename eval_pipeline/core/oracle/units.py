@@ -78,6 +78,7 @@ _PARTICIPLE_NOUN = re.compile(
 """A money participle before a plural noun: "paid_claims" counts claims, it is no amount."""
 
 
+_MONEY_PARTICIPLE = re.compile(r"(?:^|_)(?:paid|billed|collected|charged|refunded|invoiced)(?:$|_)")
 _CURRENCY_SUFFIX = re.compile(r"(?:^|_|\b)(?:usd|eur|gbp)$", re.IGNORECASE)
 """A currency code ending a name is its unit, whatever it measures ("avg_nightly_rate_usd")."""
 _WINDOW = re.compile(
@@ -95,6 +96,8 @@ def unit_from_name(name: str) -> Unit | None:
         return None
     if _CURRENCY_SUFFIX.search(text):
         return "currency"
+    if _MONEY_PARTICIPLE.search(text) and measures_named(text)[0] is not None:
+        return None  # "tonnes_collected": tonnes that were collected, a measure, not money
     counted = _PARTICIPLE_NOUN.search(text)
     if counted and not any(p.search(counted.group("noun")) for p, _ in _UNIT_WORDS):
         return None  # the caller reads whole numbers under a plural noun as a count
@@ -120,7 +123,10 @@ _UNIT_TOKENS = frozenset(
 
 _LESS_IS_BETTER = re.compile(
     r"(?i)no.?show|cancel|late|delay|wait|turnaround|lead.?time|discount|churn|error|defect|"
-    r"complaint|cost|day|hour|minute|second|time|duration|arrear|overdue|outage|backlog|loss|expense"
+    r"complaint|cost|day|hour|minute|second|time|duration|arrear|overdue|outage|backlog|loss|"
+    r"expense|contaminat|waste|landfill|missed|fail|reject|refund|incident|accident|injur|"
+    r"breakdown|fault|violation|penalt|spoil|fraud|dispute|chargeback|abandon|bounce|vacan|"
+    r"scrap|rework|emission|curtail|stockout|backorder|absen|attrition"
 )
 
 

@@ -155,10 +155,10 @@ CLASSES = ref(
             "| Class | Sessions | Avg per session |\n|---|---|---|\n| Sourdough | 32 | 11.1 |",
             [S, U],
         ),
-        # near misses: a whole number in that column (within ten times of the attendance it
-        # is held against: further off, it would be of something else), a decimal with a
-        # scale word
-        ("| Class | Sessions | Avg per session |\n|---|---|---|\n| Sourdough | 32 | 120 |", [S, C]),
+        # a whole number there is per session too, which no count of the row accuses
+        ("| Class | Sessions | Avg per session |\n|---|---|---|\n| Sourdough | 32 | 120 |", [S, U]),
+        # near misses: a whole number under a header of its own, a decimal with a scale word
+        ("| Class | Sessions | Seats |\n|---|---|---|\n| Sourdough | 32 | 120 |", [S, C]),
         ("Pastry ran 0.1K sessions.", [C]),
         ("Pastry ran 47.50 sessions.", [C]),
     ],

@@ -327,3 +327,165 @@ def test_a_whole_after_its_part_is_in_its_unit(whole: str, expected: str) -> Non
         f"Engine and hull damage together were roughly half of all hours (~4,968 h of {whole})."
     )
     assert_verdicts("Which causes drove outage hours?", answer, [DOWNTIME], [S, S, expected])
+
+
+ROUTE_TAKINGS = ref(
+    {
+        "columns": ["route", "tickets_sold", "fare_revenue"],
+        "rows": [
+            ["Harbour Line", 103_898, 1_037_708.36],
+            ["Bay Shuttle", 98_013, 1_010_513.49],
+            ["Point 7", 98_323, 976_682.12],
+        ],
+    },
+    name="takings_by_route",
+    column_units={"tickets_sold": "count", "fare_revenue": "currency"},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # the counts the money came from, written in full after scaled amounts: not money
+        (
+            "Harbour Line took £1.04M from 103,898 tickets; Point 7 £977K from 98,323.",
+            [S, S, S, S],
+        ),
+        ("Harbour Line took £1.04M from 103,898 tickets; Point 7 £977K from 97,323.", [S, S, S, C]),
+        # near miss: an amount written again without its sign stays money
+        ("Fares reached £1.04M on Harbour Line and 1.01M on Bay Shuttle.", [S, S]),
+        ("Fares reached £1.04M on Harbour Line and 1.21M on Bay Shuttle.", [S, C]),
+    ],
+)
+def test_a_bare_count_after_an_amount(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Fare revenue by route?", answer, [ROUTE_TAKINGS], expected)
+
+
+SPEND_PER_HEAD = [
+    ref(spend, "currency", name="spend_per_head", params={"route": r}, label=r)
+    for r, spend in (
+        ("Harbour Line", 5.43),
+        ("Bay Shuttle", 5.06),
+        ("Isle Express", 3.72),
+        ("Point 7", 3.36),
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # the spread its words name (5.43 - 3.36 across four calls), never the gap of the two
+        # rows before it (0.36)
+        (
+            "Isle Express (£3.72) and Point 7 (£3.36) trail, so the gap between the best and "
+            "worst route is just over £2 a head.",
+            [S, U, S, U],
+        ),
+        # near miss: the gap between the two rows its sentence names
+        ("Isle Express (£3.72) is £0.90 ahead of Point 7 (£3.36).", [S, C, U, S]),
+    ],
+)
+def test_a_spread_its_words_name(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Onboard spend per head by route?", answer, SPEND_PER_HEAD, expected)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # 1,037,708 - 1,010,513 = 27,195: a margin, never Bay Shuttle's takings
+        ("Harbour Line edges Bay Shuttle by about £27K.", [S]),
+        ("Harbour Line edges Bay Shuttle by about £80K.", [C]),
+    ],
+)
+def test_a_margin_after_a_verb_of_beating(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Fare revenue by route?", answer, [ROUTE_TAKINGS], expected)
+
+
+CARGO = ref(
+    {
+        "columns": ["weekday", "tonnes_collected", "sailings"],
+        "rows": [["Monday", 2_604.1, 5], ["Wednesday", 2_736.5, 5], ["Friday", 1_540.0, 4]],
+    },
+    sql="SELECT day, SUM(kg) / 1000.0 AS tonnes_collected, COUNT(*) AS sailings FROM c GROUP BY 1",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # "collected" says what befell the tonnes: a measure, not money collected
+        ("Wednesday carried 2,736.5 tonnes; Friday is the lightest at 1,540 t.", [S, S, S]),
+        ("Wednesday carried 2,736.5 tonnes; Friday is the lightest at 1,450 t.", [S, S, C]),
+    ],
+)
+def test_a_measure_that_was_collected(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Cargo by weekday?", answer, [CARGO], expected)
+
+
+RESALE = [
+    ref(730_800.0, "currency", name="resale_revenue", params={"port": "North Quay"}),
+    ref(4_428.3, None, name="tonnes_landed", params={"port": "North Quay"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # 730,800 / 4,428.3 = 165.03 a tonne: money is never the tonnes, and "for every tonne"
+        # is per item (no amount is derived over a measure: left unverifiable)
+        ("North Quay earned $730.8K against 4,428 tonnes, about $165 for every tonne.", [S, S, U]),
+        (
+            "North Quay earned $730.8K against 4,428 tonnes, about $1,500 for every tonne.",
+            [S, S, U],
+        ),
+        # near miss: the tonnes themselves, misstated
+        ("North Quay earned $730.8K against 4,128 tonnes.", [S, C]),
+    ],
+)
+def test_money_per_tonne(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Resale revenue at North Quay?", answer, RESALE, expected)
+
+
+RUNS = ref(
+    {
+        "columns": ["model", "completed_runs", "vessels"],
+        "rows": [["Class A-200", 432, 6], ["Class B-90", 229, 4]],
+    },
+    name="runs_by_class",
+    column_units={"completed_runs": "count", "vessels": "count"},
+)
+
+
+@pytest.mark.parametrize(
+    ("row", "expected"),
+    [
+        ("| Class B-90 | 229 | 4 | 78 |", [S, S, U]),  # 57.25 a vessel: no count of runs
+        ("| Class B-90 | 292 | 4 | 57.25 |", [C, S, U]),  # near miss: the runs column itself
+    ],
+)
+def test_a_column_per_item(row: str, expected: list[str]) -> None:
+    table = "| Class | Completed runs | Vessels | Runs per vessel |\n|---|---|---|---|\n" + row
+    assert_verdicts("Runs by vessel class?", table, [RUNS], expected)
+
+
+CONTAMINATION = ref(
+    {
+        "columns": ["route", "contamination_rate"],
+        "rows": [["Harbour Line", 12.65], ["Bay Shuttle", 10.85], ["Point 7", 5.53]],
+    },
+    name="contamination_by_route",
+    column_units={"contamination_rate": "percent"},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # more contamination is worse
+        ("Harbour Line had the worst contamination, 12.65%.", [S, S]),
+        ("Point 7 had the worst contamination, 5.53%.", [C, S]),
+    ],
+)
+def test_the_worst_of_a_bad_thing_is_its_most(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Contamination by route?", answer, [CONTAMINATION], expected)
