@@ -794,7 +794,9 @@ def _respectively(
     claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerContext
 ) -> None:
     """ "in 2023 and 2024 (4.385% and 4.358%)": the numbers in brackets go with the periods (or
-    labels) listed just before them, in order."""
+    labels) listed just before them, in order; "paper was worth 3.5 times glass: $131.75 versus
+    $37.50": two figures set against each other after a colon go with the two labels before
+    it, in order."""
     ordered = sorted(claims, key=lambda c: c.span)
     starts = [c.span[0] for c in ordered]
     for m in re.finditer(r"\(([^()]*)\)", ctx.answer):
@@ -811,8 +813,19 @@ def _respectively(
         elif labels := _listed(ctx.labels_in(start, m.start()), m.start(), len(inside), ctx):
             for claim, label in zip(inside, labels, strict=True):
                 bindings[claim.id].entities = {label.key}
+    for a, b in itertools.pairwise(ordered):  # "paper … 3.5 times glass: $131.75 versus $37.50"
+        start, end = ctx.layout.sentence_of(a.span[0])
+        colon = ctx.answer.rfind(":", start, a.span[0])
+        if colon < 0 or ctx.answer[colon + 1 : a.span[0]].strip(" *_") or b.span[0] >= end:
+            continue
+        if not _VERSUS.fullmatch(ctx.answer, a.span[1], b.span[0]):
+            continue
+        named = list({m.key: m for m in ctx.labels_in(start, colon)}.values())
+        if len(named) == 2:
+            bindings[a.id].entities, bindings[b.id].entities = {named[0].key}, {named[1].key}
 
 
+_VERSUS = re.compile(r"\s+(?i:versus|vs\.?|against|compared\s+(?:with|to))\s+")
 _Listed = TypeVar("_Listed", Mention, LabelMention)
 
 

@@ -82,6 +82,13 @@ BY_MARGIN = re.compile(
 )
 """A verb of one beating another, then "by", right before the margin: "Riverside 12 edges
 Grand Plaza by about £80K"."""
+RESTATED_CHANGE = re.compile(
+    r"\b(?i:fall|drop|decline|decrease|rise|increase|gain|jump|climb|change|reduction|"
+    r"improvement|growth|slide|slip)\s+of\s+[^,;()\n]{1,30}?"
+    r"(?:,\s*(?i:or|i\.e\.,?|that\s+is,?)|\s*\()\s*$"
+)
+"""Before a change written again in other units: "a fall of about 3.5%, or roughly $13 a
+tonne"."""
 WHOLE_ORGANISATION = re.compile(
     r"\b(?i:network|group|company|chain|organi[sz]ation)(?:-wide)?\b|\b(?i:\w+-wide)\b"
 )

@@ -15,6 +15,7 @@ from eval_pipeline.core.oracle.agreement import Check
 from eval_pipeline.core.oracle.binding import Binding
 from eval_pipeline.core.oracle.candidates import bare_decimal, known_scale
 from eval_pipeline.core.oracle.claim_words import (
+    NOT_NOUNS,
     OF_ANOTHER,
     OF_PHRASE,
     OF_START,
@@ -26,6 +27,7 @@ from eval_pipeline.core.oracle.derived import (
     BY_MARGIN,
     GAP_CUE,
     RELATIVE_CUE,
+    RESTATED_CHANGE,
     SUM_CUE,
     WHOLE_ORGANISATION,
     Derived,
@@ -40,7 +42,7 @@ from eval_pipeline.core.oracle.derived_places import place_after
 from eval_pipeline.core.oracle.derived_shares import parts_of_a_mix, shares
 from eval_pipeline.core.oracle.derived_sums import means, per_item, sums
 from eval_pipeline.core.oracle.facts import Fact, cut_short, metric_words, tokens
-from eval_pipeline.core.oracle.units import RATES, family, scale
+from eval_pipeline.core.oracle.units import RATES, family, scale, unit_from_name
 from eval_pipeline.core.oracle.verify_state import VerifyState
 
 _SHARE_CUE = re.compile(
@@ -76,6 +78,8 @@ _ITS_OWN = re.compile(
     r"\s+(?i:its|their|his|her)\s+own\b"
 )
 """After a gap or ratio, the subject's own other figure it is measured against."""
+_PHRASE_END = re.compile(r"\s(?i:on|in|at|for|with|from|by|than|versus|vs|while|and|but)\s")
+"""Where the noun phrase after a share's "of" ends: "of sales on just 62% of orders"."""
 _LISTED = re.compile(r"\b(?i:top|bottom|these|those|them|listed|named)\b")
 """Words naming the rows a reference lists as a group: "of the top five's revenue"."""
 
@@ -133,6 +137,7 @@ def candidates(
                     near,
                 )
                 or search_before(BY_MARGIN, text, claim.span[0], 60)
+                or search_before(RESTATED_CHANGE, text, claim.span[0], 60)
             )
         ):
             out += changes(deriver, claim, binding, unit)
@@ -188,6 +193,8 @@ def pins(
         return False
     if not cued(state, claim, binding, unit, found) or found.how.startswith("complement"):
         return False
+    if found.how.startswith("share") and state.ctx.labels_as_a_range(*binding.clause):
+        return False  # "4 out of 10 tickets are sold Monday to Thursday": the rows between too
     if found.how.startswith("share") and _OF_ITS_OWN.match(text, claim.span[1]):
         return False  # "42% of their energy": a share within the entity, not its share
     if found.how.startswith("share") and not (anchored or _written_as_share(state, claim, binding)):
@@ -226,6 +233,8 @@ def pins(
         return False  # "17 of 93 (about 18%)": of the 93, not of the column's total
     if found.how.startswith("share") and _of_the_amount_before(state, claim, binding, found):
         return False  # "614 tickets, about 5% of the house": the 614's share, not the 12,000's
+    if found.how.startswith("share") and _of_another_whole(state, claim, binding, found):
+        return False  # "28% of the site's tickets" beside revenue: a share of other things
     if found.how.startswith("share") and _named_as_whole(state, claim, binding, found.facts[0]):
         return False  # "Auto Lite accounted for 41% of personal-auto indemnity"
     if found.how == "share (column total)" and _of_more_than_listed(state, binding, found):
@@ -299,6 +308,7 @@ def cued(
             and (
                 _names_a_gap(state, claim, binding)
                 or search_before(BY_MARGIN, state.ctx.answer, claim.span[0], 60)
+                or search_before(RESTATED_CHANGE, state.ctx.answer, claim.span[0], 60)
             )
         )
     ):
@@ -462,6 +472,18 @@ def _named_as_whole(state: VerifyState, claim: Claim, binding: Binding, part: Fa
         if m.key in own and not of.start() <= m.start < of.end()
     ]
     return bool(inside) and not outside
+
+
+def _of_another_whole(state: VerifyState, claim: Claim, binding: Binding, found: Derived) -> bool:
+    """Is the share's "of" phrase ended by a plural noun of things counted, while its facts are
+    money ("only 28% of the site's tickets" beside ticket revenue and total revenue)?"""
+    of = OF_PHRASE.match(state.ctx.answer, claim.span[1], binding.clause[1])
+    phrase = _PHRASE_END.split(of.group(), maxsplit=1)[0] if of else ""
+    words = re.findall(r"[A-Za-z]+", phrase)
+    if not words or not all(f.unit == "currency" for f in found.facts):
+        return False
+    noun = words[-1].lower()
+    return noun.endswith("s") and noun not in NOT_NOUNS and unit_from_name(noun) is None
 
 
 def _against_its_own(state: VerifyState, claim: Claim, found: Derived) -> bool:

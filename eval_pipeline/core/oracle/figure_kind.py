@@ -15,7 +15,13 @@ from eval_pipeline.core.claims.numbers import LIMIT_AFTER
 from eval_pipeline.core.measures import EACH_BEFORE
 from eval_pipeline.core.models import Claim
 from eval_pipeline.core.oracle.claim_words import OF_ANOTHER
-from eval_pipeline.core.oracle.derived import BY_MARGIN, GAP_CUE, Derived, written_signed
+from eval_pipeline.core.oracle.derived import (
+    BY_MARGIN,
+    GAP_CUE,
+    RESTATED_CHANGE,
+    Derived,
+    written_signed,
+)
 from eval_pipeline.core.oracle.facts import Fact, is_change
 from eval_pipeline.core.oracle.units import RATES, family
 
@@ -209,6 +215,15 @@ _CUES: tuple[_Cue, ...] = (
         re.compile(r"\b(?i:one|a\s+single|a\s+lone)[^\S\n]+$"),
         15,
         frozenset({"money"}),
+    ),
+    _Cue("difference", "before", RESTATED_CHANGE, 60),  # "a fall of about 3.5%, or roughly $13"
+    _Cue(  # "The longest single film was Dune at 166 minutes": one item, no level of them all
+        "part",
+        "before",
+        re.compile(
+            r"\b(?i:the)\s+(?:[a-z]+est|most\s+[a-z]+)\s+(?i:single|individual)\b[^\d\n]{0,60}$"
+        ),
+        90,
     ),
     _Cue(  # "per claim, $16.8K"; not "a low of 34" nor "Site A"
         "per_item",

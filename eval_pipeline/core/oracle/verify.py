@@ -733,7 +733,9 @@ class _Verifier:
         lack often is ("Amnesty week waived $120" beside monthly fines, "DVDs accrue $1 a day"
         beside the average fine). Ten times off or more, the unit a quantity is in names
         nothing of it ("curtailment hit 260 MWh" beside 7,153 of ``generation_mwh``), and the
-        quantity need not be named elsewhere. A figure off by a power of ten is a
+        quantity need not be named elsewhere; a hundred times off a level or more, whatever its
+        clause names, it is no misstatement of that level (outside a table, whose header names
+        what its cells are). A figure off by a power of ten is a
         misstated scale ("0.60%" for 0.60, "$123,457" for $1.23M), and a gap is easily twice
         another, so neither is excused."""
         if claim.kind != "numeric" or claim.per is not None or written_signed(claim):
@@ -748,7 +750,12 @@ class _Verifier:
         own = frozenset(w for f in facts for w in f.own_meaning if not (far and names_a_unit(w)))
         ctx = self.state.ctx
         clause = tokens(ctx.answer[binding.clause[0] : binding.clause[1]])
-        if not binding.meaning or (binding.meaning | clause) & own:
+        # "averaging 2,100 households each" beside 4 routes: no misstatement of the 4 (a table's
+        # header names its column's quantity, however far off a cell is)
+        extreme = (
+            isinstance(truth, Fact) and not binding.in_table and not _FAR**2 <= times <= 1 / _FAR**2
+        )
+        if not extreme and (not binding.meaning or (binding.meaning | clause) & own):
             return None
         elsewhere = bool(own & (ctx.answer_words | ctx.question_words))
         if not (elsewhere or far):

@@ -489,3 +489,140 @@ CONTAMINATION = ref(
 )
 def test_the_worst_of_a_bad_thing_is_its_most(answer: str, expected: list[str]) -> None:
     assert_verdicts("Contamination by route?", answer, [CONTAMINATION], expected)
+
+
+DAILY_TICKETS = ref(
+    {
+        "columns": ["weekday", "tickets_sold"],
+        "rows": [
+            ["Monday", 203_472],
+            ["Tuesday", 189_066],
+            ["Wednesday", 195_110],
+            ["Thursday", 201_300],
+            ["Friday", 412_880],
+            ["Saturday", 455_010],
+            ["Sunday", 398_200],
+        ],
+    },
+    name="tickets_by_weekday",
+    column_units={"tickets_sold": "count"},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # Monday to Thursday: four rows, 38% together; never Monday's own 10%
+        ("Roughly 4 out of 10 tickets are sold Monday to Thursday.", [U]),
+        # near miss: Monday alone is a share of its own
+        ("Roughly 4 out of 10 tickets are sold on Mondays.", [C]),
+    ],
+)
+def test_a_share_of_a_range_of_rows(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Tickets by weekday?", answer, [DAILY_TICKETS], expected)
+
+
+CROSSING_TIME = ref(115.7, "minutes", name="avg_crossing_minutes", params={"year": 2031})
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # one crossing, the longest: no average of them all
+        ("The longest single crossing was the storm run of 12 March at 166 minutes.", [U]),
+        # near miss: the average itself
+        ("The average crossing took 166 minutes.", [C]),
+    ],
+)
+def test_the_longest_single_item(answer: str, expected: list[str]) -> None:
+    assert_verdicts("How long are crossings?", answer, [CROSSING_TIME], expected)
+
+
+QUARTER_PRICE = ref(
+    {
+        "columns": ["quarter", "fuel_price"],
+        "rows": [["Q1", 368.55], ["Q2", 361.91], ["Q3", 356.51], ["Q4", 352.72]],
+    },
+    name="fuel_price_by_quarter",
+    params={"year": 2031},
+    column_units={"fuel_price": "currency"},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # 352.72 - 368.55 = -15.83, -4.3%: a change restated after ", or", never a price
+        ("From Q1 to Q4 that's a fall of about 4.3%, or roughly $16 a tonne.", [S, S]),
+        ("From Q1 to Q4 that's a fall of about 4.3%, or roughly $13 a tonne.", [S, C]),
+    ],
+)
+def test_a_change_restated_in_other_units(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Fuel price by quarter in 2031?", answer, [QUARTER_PRICE], expected)
+
+
+MATERIAL_VALUE = [
+    ref(value, "currency", name="value_per_tonne", params={"material": m}, label=m)
+    for m, value in (("paper", 131.75), ("glass", 37.50))
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # after the colon, the two figures go with the two labels before it, in order
+        (
+            "A tonne of paper was worth about 3.5 times a tonne of glass: $131.75 versus $37.50.",
+            [S, S, S],
+        ),
+        (
+            "A tonne of paper was worth about 3.5 times a tonne of glass: $131.75 versus $47.50.",
+            [S, S, C],
+        ),
+    ],
+)
+def test_two_figures_set_against_each_other_after_a_colon(answer: str, expected: list[str]) -> None:
+    assert_verdicts("What was a tonne of each worth?", answer, MATERIAL_VALUE, expected)
+
+
+ROUTES_PER_DAY = ref(
+    {"columns": ["weekday", "routes"], "rows": [["Friday", 4], ["Monday", 5]]},
+    name="routes_by_weekday",
+    column_units={"routes": "count"},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # five hundred times the routes: households, whatever its sentence names
+        ("Friday routes are mostly rural, averaging 2,100 households each.", [U]),
+        # near miss: a miscount of the routes themselves
+        ("Friday runs 6 routes.", [C]),
+    ],
+)
+def test_a_figure_hundreds_of_times_a_count(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Routes by weekday?", answer, [ROUTES_PER_DAY], expected)
+
+
+IMAX_TAKINGS = ref(
+    {"columns": ["imax_revenue", "total_revenue"], "rows": [[2_120_543.56, 5_816_285.55]]},
+    sql="SELECT SUM(imax) AS imax_revenue, SUM(revenue) AS total_revenue FROM s",
+    column_units={"imax_revenue": "currency", "total_revenue": "currency"},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # 36.5% of the money; 28% of the tickets is another share, of things counted
+        (
+            "The IMAX screen took a 36.5% share while selling only 28% of the site's tickets.",
+            [S, U],
+        ),
+        # near miss: a share of the money, misstated
+        ("The IMAX screen took only 28% of the site's revenue.", [C]),
+    ],
+)
+def test_a_share_of_things_beside_money(answer: str, expected: list[str]) -> None:
+    assert_verdicts("IMAX share of box office?", answer, [IMAX_TAKINGS], expected)
