@@ -170,7 +170,9 @@ def entity_name(text: str) -> str | None:
     words = text.rstrip(".").split()
     while words and words[0].casefold() in _NOT_ENTITIES:
         words = words[1:]
-    return " ".join(words) or None
+    if not words or all(w.isdigit() and len(w) < 4 for w in words):
+        return None  # "All 5 topped 90 loans": a count of the rows, no name (a year may lead)
+    return " ".join(words)
 
 
 def direction_of(word: str) -> str:

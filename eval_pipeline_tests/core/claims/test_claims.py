@@ -509,3 +509,12 @@ def test_a_run_of_months_answering_a_question_by_month_holds_values() -> None:
     assert extract_claims("TC_001", "When were the renewals?", answer).claims == []
     two = extract_claims("TC_001", "Sign-ups by month?", "Paid on July 14 and August 19.")
     assert two.claims == []
+
+
+def test_a_count_of_the_rows_leads_no_ranking() -> None:
+    """ "All 5 topped 90 loans": five rows together, no entity named "5"; a year may still
+    open the clause of a ranking its subject follows ("In 2025 chat had the longest …")."""
+    texts = [c.text for c in extract_claims("TC_001", "q?", "All 5 topped 90 loans.").claims]
+    assert texts == ["5", "90"]
+    claims = extract_claims("TC_001", "q?", "In 2025 chat had the longest handle time at 9.4 min.")
+    assert [c.kind for c in claims.claims] == ["ranking", "numeric"]
