@@ -295,13 +295,16 @@ def _bound_ending(head: str) -> tuple[Bound, int] | None:
 LIMIT_AFTER = re.compile(
     r"(?:/[A-Za-z]+)?(?:[^\S\n]+(?!(?i:of|in|for)\b)[A-Za-z][\w-]*){0,2}?[^\S\n]+(?i:limit|cap|ceiling|threshold|"
     r"target|goal|floor|minimum|maximum|cutoff|cut-off|benchmark|quota|budget|mark|trigger|"
-    r"allowance|plan|guarantee|sla|forecast|projection|commitment|objective|baseline)s?\b"
+    r"allowance|guarantee|sla|forecast|projection|commitment|objective|baseline|"
+    r"specification|requirement)s?\b"
+    r"|(?:[^\S\n]+(?!(?i:of|in|for)\b)[A-Za-z][\w-]*){0,2}?[^\S\n]+(?i:plan)\b"
     r"|[^\S\n]+(?i:we|they|management)[^\S\n]+(?i:budgeted|planned|targeted|forecast|"
     r"forecasted|projected|promised|guaranteed|committed)\b"
 )
 """The noun of a limit after its figure, up to two words of what it limits between ("16%
 (moisture) limit", "$2M cap", "2,400 mark", "~$12/MWh industry benchmark", "12,500 MWh weekly
-plan"; not "41% of plan revenue"), or the verb that set it ("the 30% we budgeted")."""
+plan", never "five postpaid plans"; not "41% of plan revenue"), or the verb that set it ("the
+30% we budgeted")."""
 _DETERMINER_BEFORE = re.compile(r"\b(?i:the|its|their|our|his|her|this|that|a|an)\s+[~≈]?$")
 
 

@@ -164,6 +164,7 @@ _CUES: tuple[_Cue, ...] = (
         "before",
         re.compile(
             r"\b(?i:budget(?:s|ed)?|targets?|forecast(?:s|ed)?|goals?|thresholds?|quotas?|"
+            r"allows?|allowed|tolerates?|tolerated|permits?|permitted|requires?|required|"
             r"projected|projections?|on\s+(?:pace|track|course)|expected\s+to|"
             r"at\s+(?:this|that|the\s+current)\s+(?:pace|rate)|run[\s-]rate|"
             r"(?:should|would|could|will|set\s+to|likely\s+to)\s+(?:finish|end|close|reach|"

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from eval_pipeline.core.claims.extract import POLAR_WORDS
 from eval_pipeline.core.claims.layout import plain, search_before
+from eval_pipeline.core.claims.numbers import LIMIT_AFTER
 from eval_pipeline.core.measures import measure_written
 from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceValue, Unit, Verdict
 from eval_pipeline.core.oracle.agreement import Check, precise, unlikely_by_chance
@@ -121,6 +122,14 @@ _AT_A_NAME_ENDING = re.compile(
     r"\b(?:at|in)[^\S\n]+(?:the[^\S\n]+)?(?P<name>[A-Z][\w&'’-]*)[^\S\n]+$"
 )
 """Before a number that ends a name: "all at Lakeshore 2"."""
+
+
+def _written_in(value: float, text: str) -> bool:
+    """Is the value written as a number in the text (a threshold the question asks about)?"""
+    written = (float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text))
+    return any(math.isclose(value, n) for n in written)
+
+
 _DECIMAL = re.compile(r"\d\.\d")
 _SCALED = re.compile(r"(?i)\d\s*(?:k|m|mn|bn?|thousand|million|billion)\b")
 """A figure written with decimals and one whose scale word makes them whole ("2.4K")."""
@@ -226,6 +235,9 @@ class _Verifier:
         polar = _polar(claim, self.state.ctx.answer, self.state.sentence_claims(binding))
         check = Check(claim, unit, self.state.rule, polar=polar)
         reading, refused = self._reading(claim, binding), ""
+        if self._sets_a_limit(claim, reading):
+            why = f"a limit, target or plan its words set ({reading.cue.strip()!r}), which no "
+            return _unverifiable(claim, why + "reference value is", self.state.usable)
         if claim.kind == "comparison":
             changes = [
                 f for f in fits(claim, binding, self.state.facts, unit) if self._change_fact(f.fact)
@@ -370,6 +382,17 @@ class _Verifier:
         names = ctx.label_around
         at = binding.clause, binding.sentence
         return read(ctx.answer, claim, *at, lambda *span: bool(names(*span)), header)
+
+    def _sets_a_limit(self, claim: Claim, reading: Reading) -> bool:
+        """Does the claim state a limit rather than a level ("allows up to 12%", "at least 60
+        hours a day", "the £20M budget"): read as one, bounded or followed by the limit's noun,
+        not a threshold the question asks about, and no reference value is a limit? The
+        level then neither supports nor accuses it."""
+        if reading.kinds != {"limit"} or any("limit" in self._held(f) for f in self.state.facts):
+            return False
+        named = LIMIT_AFTER.match(self.state.ctx.answer, claim.span[1])
+        asked = claim.value is not None and _written_in(claim.value, self.state.ctx.question)
+        return (claim.bound is not None or named is not None) and not asked
 
     def _held(self, fact: Fact) -> frozenset[Kind]:
         """The kinds of figure a fact may be stated as."""

@@ -626,3 +626,31 @@ IMAX_TAKINGS = ref(
 )
 def test_a_share_of_things_beside_money(answer: str, expected: list[str]) -> None:
     assert_verdicts("IMAX share of box office?", answer, [IMAX_TAKINGS], expected)
+
+
+BALE_WEIGHT = ref(1_052.56, None, name="avg_bale_kg", params={"material": "paper"})
+MISS_RATE = ref(2.12, "percent", name="missed_run_rate", params={"year": 2031})
+
+
+@pytest.mark.parametrize(
+    ("answer", "refs", "expected"),
+    [
+        # limits the answer sets, which the actual level neither supports nor accuses
+        ("Our contract allows up to 2.5% missed sailings.", [MISS_RATE], [U]),
+        (
+            "The buyer's specification requires paper bales above 1,000 kg.",
+            [BALE_WEIGHT],
+            [U],
+        ),
+        (
+            "Box office reached £21.3M, ahead of the £20M budget.",
+            [ref(21_300_000.0, "currency", name="box_office")],
+            [S, U],
+        ),
+        # near misses: a bound on the level itself, and "plans" that are products
+        ("Missed sailings stayed under 2.5% in 2031.", [MISS_RATE], [S]),
+        ("We sell five postpaid plans.", [ref(5, "count", name="postpaid_plans")], [S]),
+    ],
+)
+def test_a_limit_the_answer_sets(answer: str, refs: list, expected: list[str]) -> None:
+    assert_verdicts("How did we do?", answer, refs, expected)
