@@ -199,6 +199,31 @@ class Deriver:
         self.wholes: dict[int, list[Fact]] = {}
         self.one_metric = all(same_metric(f, self.facts[0]) for f in self.facts[1:])
 
+    def sibling_calls(self, part: Fact) -> list[Fact]:
+        """The part and the lone figures of the other calls of its function, for its periods, that
+        differ from its call in one param only ("tickets_sold" for each product): a whole the
+        references split, which may support a share but never accuses one (the calls need not
+        cover everything), and a series for a spread."""
+        ref = part.source.reference
+        if ref.kind == "sql" or len(self.series[part.series]) != 1:
+            return []
+        out = [part]
+        for other in self.facts:
+            theirs = other.source.reference
+            if (
+                other is part
+                or theirs.kind != ref.kind
+                or theirs.target != ref.target
+                or other.column != part.column
+                or len(self.series[other.series]) != 1
+                or other.periods != part.periods  # calls for other periods split no whole
+                or set(theirs.params) != set(ref.params)
+            ):
+                continue
+            if sum(theirs.params[k] != ref.params[k] for k in ref.params) == 1:
+                out.append(other)
+        return out
+
     def first_of_each_series(self, usable: Callable[[Fact], bool]) -> list[tuple[Fact, list[Fact]]]:
         """(first usable fact, its whole series) for every series with a usable fact."""
         out = []

@@ -116,11 +116,18 @@ def changes(deriver: Deriver, claim: Claim, binding: Binding, unit: Unit | None)
 
 
 def spreads(deriver: Deriver, binding: Binding, unit: Unit | None) -> list[Derived]:
-    """The gap between the largest and smallest value of each column of three rows or more
-    ("the spread from slowest to fastest is 51 minutes"), in points for rates; pinned when
-    one column is of the claim's unit and its sentence names that column's quantity."""
+    """The gap between the largest and smallest value of each column of three rows or more, or
+    of one function's calls for three entities or more ("the spread from slowest to fastest is
+    51 minutes"), in points for rates; pinned when one column is of the claim's unit and its
+    sentence names that column's quantity."""
     usable = deriver.first_of_each_series(lambda f: comparable(unit, f))
     series = [members for _, members in usable if len(members) >= 3]
+    calls = {  # one function called once per entity ("spend_per_head" for each of five sites)
+        frozenset(map(id, found)): found
+        for first, _ in usable
+        if len(found := deriver.sibling_calls(first)) >= 3
+    }
+    series += calls.values()
     sentence = tokens(deriver.ctx.answer[binding.sentence[0] : binding.sentence[1]])
     out = []
     for members in series:

@@ -81,7 +81,7 @@ def shares(deriver: Deriver, claim: Claim, binding: Binding, *, complement: bool
         # "153 appointments, 14 no-shows (one in 12)": the whole the sentence names
         named = [w for w in wholes if len(w[1]) == 1 and w[1][0].own_meaning & sentence]
         alone = len(wholes) == 1
-        siblings = _sibling_calls(deriver, part)
+        siblings = deriver.sibling_calls(part)
         if len(siblings) >= 2:  # a whole that may support a share, never pin one
             wholes.append((sum(f.value for f in siblings), tuple(siblings), "total of its calls"))
         for total, used, how in wholes:
@@ -103,32 +103,6 @@ def shares(deriver: Deriver, claim: Claim, binding: Binding, *, complement: bool
             if fact.unit in RATES and fit(claim, binding, fact) is not None:
                 top = 1.0 if fact.unit == "fraction" else 100.0
                 out.append(Derived(top - fact.value, fact.unit, (fact,), "complement", False))
-    return out
-
-
-def _sibling_calls(deriver: Deriver, part: Fact) -> list[Fact]:
-    """The part and the lone figures of the other calls of its function, for its periods, that
-    differ from its call in one param only ("tickets_sold" for each product): a whole the
-    references split, which may support a share but never accuses one (the calls need not
-    cover everything)."""
-    ref = part.source.reference
-    if ref.kind == "sql" or len(deriver.series[part.series]) != 1:
-        return []
-    out = [part]
-    for other in deriver.facts:
-        theirs = other.source.reference
-        if (
-            other is part
-            or theirs.kind != ref.kind
-            or theirs.target != ref.target
-            or other.column != part.column
-            or len(deriver.series[other.series]) != 1
-            or other.periods != part.periods  # calls for other periods split no whole
-            or set(theirs.params) != set(ref.params)
-        ):
-            continue
-        if sum(theirs.params[k] != ref.params[k] for k in ref.params) == 1:
-            out.append(other)
     return out
 
 

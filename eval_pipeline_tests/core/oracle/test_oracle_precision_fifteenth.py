@@ -375,12 +375,17 @@ SPEND_PER_HEAD = [
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [
-        # the spread its words name (5.43 - 3.36 across four calls), never the gap of the two
-        # rows before it (0.36)
+        # the spread its words name (5.43 - 3.36 = 2.07 across four calls), never the gap of the
+        # two rows before it (0.36)
         (
             "Isle Express (£3.72) and Point 7 (£3.36) trail, so the gap between the best and "
             "worst route is just over £2 a head.",
-            [S, U, S, U],
+            [S, U, S, S],
+        ),
+        (
+            "Isle Express (£3.72) and Point 7 (£3.36) trail, so the gap between the best and "
+            "worst route is just over £1 a head.",
+            [S, U, S, C],
         ),
         # near miss: the gap between the two rows its sentence names
         ("Isle Express (£3.72) is £0.90 ahead of Point 7 (£3.36).", [S, C, U, S]),
