@@ -233,13 +233,15 @@ _CUES: tuple[_Cue, ...] = (
         30,
     ),
     _Cue("per_item", "clause", re.compile(rf"\b(?i:per)[^\S\n]+{_NOT_GRAIN}[a-z]+\b")),
-    _Cue(  # "828 hours for the quarter", "4.2 hours in total", "(560 across the two)"
+    _Cue(  # "828 hours for the quarter", "4.2 hours in total", "(560 across the two)", "348.4k
+        # litres pumped from July through September"
         "total",
         "after",
         re.compile(
             r"[^\S\n]*(?:[a-z]+[^\S\n]+)?(?i:in\s+total|altogether|all\s+told|cumulatively|"
             r"combined|between\s+them|(?:across|between|for)\s+(?:the|those|these)\s+"
-            r"(?:two|three|four|five)\b|" + _SPAN + ")"
+            r"(?:two|three|four|five)\b|(?:[a-z]+[^\S\n]+){0,2}?from[^\S\n]+[A-Z]\w+[^\S\n]+"
+            r"(?:through|to|until|till)[^\S\n]+[A-Z]\w+|" + _SPAN + ")"
         ),
     ),
     _Cue("total", "clause", re.compile(f"(?i:{_SPAN})")),  # "Across the nine weeks, … 192"

@@ -443,10 +443,19 @@ def _restated_unnamed(state: VerifyState, claim: Claim, binding: Binding, fact: 
     )
 
 
+_OF_THE_TOTAL = re.compile(
+    r"\s+(?i:of)\s+(?i:the|our|its|their)\s+(?:[\w-]+\s+){0,2}?(?i:total|overall|whole)\b"
+)
+"""After a part of a total the claim names as such: "772 of the 2024 total"."""
+
+
 def _a_part_of(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:
-    """Is the claim a part of the whole that pins the fact: the fact's row or period named
-    only in an "of …" after the number ("handled 2,100 of March's deliveries"), not
-    elsewhere in its clause ("Cardiology accounted for 490 of the clinic's visits")?"""
+    """Is the claim a part of the whole that pins the fact: a total named after it ("772 of the
+    2024 total"), or the fact's row or period named only in an "of …" after the number
+    ("handled 2,100 of March's deliveries"), not elsewhere in its clause ("Cardiology
+    accounted for 490 of the clinic's visits")?"""
+    if _OF_THE_TOTAL.match(state.ctx.answer, claim.span[1]):
+        return True  # "Transient bookings made up 772 of the 2024 total"
     of = OF_ANOTHER.match(state.ctx.answer, claim.span[1])
     if of is None:
         return False

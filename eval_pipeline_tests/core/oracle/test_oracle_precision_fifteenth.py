@@ -659,3 +659,34 @@ MISS_RATE = ref(2.12, "percent", name="missed_run_rate", params={"year": 2031})
 )
 def test_a_limit_the_answer_sets(answer: str, refs: list, expected: list[str]) -> None:
     assert_verdicts("How did we do?", answer, refs, expected)
+
+
+BOOKINGS = ref(801, "count", name="bookings", params={"marina": "North Quay", "year": 2031})
+MONTHLY_LITRES = ref(
+    {
+        "columns": ["month_start", "litres_sold"],
+        "rows": [["2031-07-01", 140_142.5], ["2031-08-01", 118_300.0], ["2031-09-01", 89_957.5]],
+    },
+    name="monthly_fuel_sales",
+    params={"marina": "North Quay"},
+    column_units={"litres_sold": "number"},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "refs", "expected"),
+    [
+        # a part of the total it names, not the total
+        ("Transient bookings made up 772 of the 2031 total.", [BOOKINGS], [U]),
+        ("North Quay took 772 bookings in 2031.", [BOOKINGS], [C]),  # near miss
+        # a total over the months it names (348,400 in all: no sum is taken over a range of
+        # periods yet), never July's own figure
+        ("348.4k litres were pumped from July through September.", [MONTHLY_LITRES], [U]),
+        ("448.4k litres were pumped from July through September.", [MONTHLY_LITRES], [U]),
+        ("In July 148.4k litres were pumped.", [MONTHLY_LITRES], [C]),  # near miss
+    ],
+)
+def test_a_part_or_a_sum_of_what_the_references_hold(
+    answer: str, refs: list, expected: list[str]
+) -> None:
+    assert_verdicts("Bookings and fuel at North Quay?", answer, refs, expected)
