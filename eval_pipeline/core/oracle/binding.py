@@ -685,7 +685,7 @@ def _from_to(claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerC
         if len(named) != 2:
             named = list(dict.fromkeys(m.period for m in ctx.asked_periods))
         if len(named) == 2 and all(p.grain != "other" for p in named):
-            earlier, later = sorted(named, key=lambda p: p.bounds(p.year or 2000)[0])
+            earlier, later = sorted(named, key=lambda p: p.start)
             bindings[first.id].periods = [earlier]
             bindings[second.id].periods = [later]
 

@@ -44,7 +44,7 @@ def period_of(fact: Fact) -> Period | None:
     return fact.periods[0] if len(fact.periods) == 1 else None
 
 
-def _in(period: Period, named: Period) -> bool:
+def is_within(period: Period, named: Period) -> bool:
     """Is a fact's period the one named (of its grain)?"""
     return period.grain == named.grain and period.within(named)
 
@@ -90,7 +90,7 @@ def previous(deriver: Deriver, binding: Binding) -> list[tuple[Fact, Fact, bool,
             if before:
                 earlier.append((before[0], other))
         if earlier:
-            latest = max(earlier, key=lambda pair: pair[0].bounds(pair[0].year or 2000)[0])
+            latest = max(earlier, key=lambda pair: pair[0].start)
             year_before = [o for p, o in earlier if is_year_before(p, own[0])]
             if yearly:
                 out += [(fact, o, True, True) for o in year_before[:1]]
@@ -123,16 +123,18 @@ def to_base(
     out = []
     for fact in deriver.facts:
         period = period_of(fact)
-        if period is None or start_at is None or not _in(period, start_at):
+        if period is None or start_at is None or not is_within(period, start_at):
             continue
         if binding.entities and not any(map(fact.is_for, binding.entities)):
             continue
         peers = _peers(deriver, fact, period)
-        later = [(p, o) for p, o in peers if (_in(p, subject) if subject else is_later(p, period))]
+        later = [
+            (p, o) for p, o in peers if (is_within(p, subject) if subject else is_later(p, period))
+        ]
         if later:
-            top_period, top = max(later, key=lambda pair: pair[0].bounds(pair[0].year or 2000)[0])
+            top_period, top = max(later, key=lambda pair: pair[0].start)
             told = all(
-                any(_in(p, n) for n in named)
+                any(is_within(p, n) for n in named)
                 for p, given in ((top_period, subject), (period, base))
                 if given is None
             )

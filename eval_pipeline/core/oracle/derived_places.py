@@ -10,7 +10,6 @@ one before, a named period) is read among the values of one quantity and row ove
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from eval_pipeline.core.claims.ranking_phrases import HIGH, LOW, ORDINALS
 from eval_pipeline.core.models import Claim
 from eval_pipeline.core.oracle.binding import Binding
 from eval_pipeline.core.oracle.derived import Deriver, same_metric
-from eval_pipeline.core.oracle.derived_periods import period_of
+from eval_pipeline.core.oracle.derived_periods import is_within, period_of
 from eval_pipeline.core.oracle.facts import Fact, entity_scope, metric_words, tokens
 from eval_pipeline.core.oracle.periods import Period, is_later
 from eval_pipeline.core.oracle.units import family
@@ -48,7 +47,7 @@ _SUBJECT = re.compile(
     rf"(?![\s-]+{_GRAIN}\b)"
     rf"|\b(?P<latest>(?i:now|currently|today|(?:the\s+)?(?:latest|most\s+recent|current)"
     rf"\s+{_GRAIN}|this\s+{_GRAIN}))\b"
-    rf"|\b(?i:the)\s+(?P<edge>first|last|latest|final|opening)\s+(?P<grain>{_GRAIN})\b"
+    rf"|\b(?i:the)\s+(?P<edge>first|last|latest|final|opening)\s+{_GRAIN}\b"
 )
 """What the subject's words name it by: the top or bottom row, or a period at an end."""
 
@@ -160,7 +159,7 @@ def _by_value(
         return []
     rank = other.rank or 1
     if other.next:
-        rank = 1 + sorted(members, key=lambda f: -f.value).index(a) + 1
+        rank = sorted(members, key=lambda f: -f.value).index(a) + 2  # the one after it
     b = _ranked(members, rank, other.low)
     pairs = [(a, b)] if b is not None else []
     if not other.low and len(listed) >= rank and listed[rank - 1] is not b:
@@ -219,20 +218,20 @@ def _one_quantity(a: Fact, b: Fact) -> bool:
 def _in_time(
     deriver: Deriver, members: Sequence[Fact], subject: _Place, other: _Place, binding: Binding
 ) -> list[tuple[Fact, Fact]]:
-    dated = sorted(members, key=lambda f: _start(_own(f)))
+    dated = sorted(members, key=lambda f: _own(f).start)
     if subject.when == "latest":
         a: Fact | None = dated[-1]
     elif subject.when == "earliest":
         a = dated[0]
     else:
-        a = _one([f for f in dated if any(_is(period_of(f), p) for p in binding.periods)])
+        a = _one([f for f in dated if any(is_within(_own(f), p) for p in binding.periods)])
     if a is None:
         return []
     if other.when == "before":
         earlier = [f for f in dated if is_later(_own(a), _own(f))]
         b = earlier[-1] if earlier else None
     elif other.when == "named" and other.period is not None:
-        b = _one([f for f in dated if _is(period_of(f), other.period)])
+        b = _one([f for f in dated if is_within(_own(f), other.period)])
     elif other.rank is not None and other.when is None:
         b = _ranked(dated, other.rank, other.low)
     else:
@@ -248,11 +247,3 @@ def _own(fact: Fact) -> Period:
     period = period_of(fact)
     assert period is not None  # every member of a run has one
     return period
-
-
-def _start(period: Period) -> dt.date:
-    return period.bounds(period.year or 2000)[0]
-
-
-def _is(period: Period | None, named: Period) -> bool:
-    return period is not None and period.grain == named.grain and period.within(named)

@@ -49,6 +49,11 @@ class Period:
         day = dt.date(year, month, day_of_month)
         return day, day
 
+    @property
+    def start(self) -> dt.date:
+        """Its first day (in 2000, a leap year, when it names no year)."""
+        return self.bounds(self.year or 2000)[0]
+
     def within(self, other: Period) -> bool:
         """Is this period inside ``other`` (the same year when either leaves it open)? A period
         named only relative to another ("a year earlier") is inside none the references hold."""
@@ -71,7 +76,7 @@ class Period:
         if self.grain == "year":
             return year
         if self.grain == "day":
-            day = self.bounds(self.year or 2000)[0]
+            day = self.start
             return f"{year}-{day:%m-%d}"
         letter = {"half": "H", "quarter": "Q", "month": "M"}[self.grain]
         return f"{year}-{letter}{self.index}"
@@ -400,7 +405,7 @@ def _period_of(kind: str, m: re.Match[str]) -> Period | None:
 
 def earliest(periods: Iterable[Period]) -> Period | None:
     """The period that starts first ("over the period" runs from it)."""
-    return min(periods, key=lambda p: p.bounds(p.year or 2000)[0], default=None)
+    return min(periods, key=lambda p: p.start, default=None)
 
 
 def is_adjacent(earlier: Period, later: Period) -> bool:
