@@ -758,9 +758,9 @@ class _Verifier:
         nothing of it ("curtailment hit 260 MWh" beside 7,153 of ``generation_mwh``), and the
         quantity need not be named elsewhere; a hundred times off a level or more, whatever its
         clause names, it is no misstatement of that level (outside a table, whose header names
-        what its cells are). A figure off by a power of ten is a
-        misstated scale ("0.60%" for 0.60, "$123,457" for $1.23M), and a gap is easily twice
-        another, so neither is excused."""
+        what its cells are). A figure off by a power of ten is a misstated scale ("0.60%" for
+        0.60, "$123,457" for $1.23M), and a gap is easily twice another, so neither is
+        excused."""
         if claim.kind != "numeric" or claim.per is not None or written_signed(claim):
             return None
         if isinstance(truth, Derived) and truth.how in _CHANGES:
@@ -820,9 +820,9 @@ class _Verifier:
     def _of_another_noun(self, claim: Claim) -> str | None:
         """Why a share or a change is not accused when the noun written right after it names
         what it is of ("17.5% of all card holders", "15% more parcels"), or the noun whose
-        movement it is ("orders grew about 18%"), and nothing the
-        references hold or the question asks about goes by that name: the figure is about a
-        quantity the references lack, however close its value."""
+        movement it is ("orders grew about 18%"), and nothing the references hold or the
+        question asks about goes by that name: the figure is about a quantity the references
+        lack, however close its value."""
         text, ctx = self.state.ctx.answer, self.state.ctx
         found = _NOUN_AFTER.match(text, claim.span[1])
         if found is None and claim.kind == "comparison":
