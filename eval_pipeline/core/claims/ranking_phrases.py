@@ -132,7 +132,8 @@ RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"(?:\s+place)?"
         rf"(?:[\s-]+(?P<end>{HIGH}|{LOW}))?\b{_METRIC}",
         rf"\b(?P<entity>{_SUBJECT})(?:\s+(?:also|again|clearly|comfortably|easily|narrowly))?"
-        r"\s+(?P<lead>leads|led|tops|topped|heads|headed|"
+        r"\s+(?P<lead>leads|led|tops|topped|heads|headed|trails|trailed|"
+        r"(?:is|was)\s+the\s+(?:clear\s+)?laggard|sits\s+at\s+the\s+bottom|sat\s+at\s+the\s+bottom|"
         r"is\s+(?:at\s+the\s+)?top|is\s+at\s+the\s+bottom|comes\s+last|came\s+last)\b"
         rf"(?!\s+(?!{MONTHS}\s|(?:Q[1-4]|H[12]|FY\d*)\b)[A-Z]|\s+by\b){_METRIC}",
         rf"\b(?P<entity>{_SUBJECT})\s+(?P<action>{_ACTION})\s+(?:{_OWNER}\s+)?(?P<end>{SUPERLATIVE})\b"
@@ -140,7 +141,8 @@ RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         rf"\b(?P<entity>{_SUBJECT})(?:\s+(?!(?:and|or|but|while|with|at|in|on|of)\b)[a-z][\w-]*"
         rf"(?:\s+(?:in|out|up))?){{1,3}}\s+{_OWNER}\s+(?:(?P<ord>{_ORD})[\s-]+)?"
         rf"(?P<end>{SUPERLATIVE})\b{_METRIC}",
-        rf"\b(?:with|and|then|while)\s+(?P<entity>{ENTITY})\s+(?P<ord>{_ORD})\b"
+        rf"\b(?:with|and|then|while)\s+(?P<entity>{ENTITY})\s+(?:an?\s+(?:close|distant|clear)\s+)?"
+        rf"(?P<ord>{_ORD})\b"
         r"(?!\s+(?:quarter|half|week|month|year))(?P<metric>)",
         rf"^[ \t]*(?:[-*•][ \t]+)?(?P<end>(?i:{SUPERLATIVE}))[ \t]*"
         rf"(?P<metric>[^:\n]{{0,30}}?):[ \t]*(?P<entity>{ENTITY})",
@@ -159,9 +161,13 @@ RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         rf"(?:(?P<ord>{_ORD})[\s-]+)?(?P<end>{SUPERLATIVE})\b{_METRIC})(?P<entity>)",
     )
 )
-CONTINUING = re.compile(r"(?i)^followed\s+by\b|\s(?:is|was|were|are|comes|came)\s+next\b")
+CONTINUING = re.compile(
+    r"(?i)^followed\s+by\b|\s(?:is|was|were|are|comes|came)\s+next\b"
+    r"|\s(?:trails|trailed)$|\slaggard$|\sat\s+the\s+bottom$"
+)
 """The text of a ranking that counts on from the one written before it ("followed by X", "X is
-next"): that ranking names its metric and its direction."""
+next", "Web trails", "Block 7 is the clear laggard"): that ranking names its metric (and,
+but for the one at the bottom, its direction)."""
 _NEGATION = re.compile(r"\b(?i:not|never|no\s+longer)\b|n['’]t\b")
 _RELATIVE = re.compile(rf"\s+(?i:of|among)\s+(?:the|these|those|all)\s+{_COUNT}\b")
 
@@ -193,8 +199,10 @@ def _rank_of(m: re.Match[str]) -> tuple[int, str]:
     if groups.get("last") or groups.get("to_last"):
         direction = "lowest"
     lead = (groups.get("lead") or "").lower()
-    if "bottom" in lead or "last" in lead or groups.get("trough"):
+    if any(w in lead for w in ("bottom", "last")) or groups.get("trough"):
         direction = "lowest"
+    if any(w in lead for w in ("trail", "laggard")):
+        direction = "polar"  # the worst, whichever end that is
     ordinal = groups.get("ord")
     rank = ORDINALS[ordinal.lower()] if ordinal else int(groups.get("hash") or 1)
     return rank, direction

@@ -329,10 +329,14 @@ def _timed(claim: Claim, candidates: list[Series]) -> list[Series]:
 def _direction(claim: Claim, series: Series, words: str) -> str | None:
     if claim.direction in ("highest", "lowest"):
         return claim.direction
-    word = re.search(r"(?i)\b(best|worst|fastest|slowest|quickest)\b", words)
-    if word is None:
+    found = re.findall(
+        r"(?i)\b(best|worst|fastest|slowest|quickest|trails|trailed|laggard)\b", words
+    )
+    if not found:
         return None
-    w = word.group(1).lower()
+    w = found[-1].lower()  # its own word, after those of the ranking it continues
+    if w in ("trails", "trailed", "laggard"):
+        w = "worst"  # "Block 7 is the clear laggard": the worst by the metric
     if w in ("fastest", "quickest", "slowest"):
         if series.duration or less_is_better(series.name):
             return "lowest" if w != "slowest" else "highest"

@@ -690,3 +690,27 @@ def test_a_part_or_a_sum_of_what_the_references_hold(
     answer: str, refs: list, expected: list[str]
 ) -> None:
     assert_verdicts("Bookings and fuel at North Quay?", answer, refs, expected)
+
+
+RESOLVE_DAYS = ref(
+    {
+        "columns": ["route", "avg_days_to_resolve"],
+        "rows": [["Harbour Line", 2.4], ["Bay Shuttle", 2.8], ["Point 7", 4.6]],
+    },
+    name="complaint_resolution",
+    column_units={"avg_days_to_resolve": "days"},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # the worst by the metric: most days to resolve, its metric the ranking's before it
+        ("Harbour Line is fastest; Point 7 is the clear laggard.", [S, S]),
+        ("Harbour Line is fastest; Bay Shuttle is the clear laggard.", [S, C]),
+        # near miss: "Y a close second" counts on from the ranking before it
+        ("Harbour Line is fastest, and Bay Shuttle a close second.", [S, S]),
+    ],
+)
+def test_the_laggard_and_a_close_second(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Which routes resolve complaints fastest?", answer, [RESOLVE_DAYS], expected)
