@@ -130,6 +130,7 @@ _UNIT_AFTER: tuple[tuple[re.Pattern[str], Unit, float], ...] = (
         "currency",
         1.0,
     ),
+    (re.compile(r"(?:p(?![A-Za-z0-9.])|¢|\s*(?i:cents?|pence)\b)"), "currency", 0.01),  # "68p"
     (re.compile(r"(?:[x×](?![A-Za-z0-9])|\s*(?i:times)\b)"), "ratio", 1.0),
 )
 _MEASURE_AFTER = re.compile(rf"[ \t]?{TEXT_SYMBOL}")
@@ -152,7 +153,7 @@ _SHARE_AFTER = re.compile(
 )
 """What follows the part of a share ("7 tonnes in every 10", "one tonne in five"): the unit
 names what is counted, the number is no measure."""
-_ATTACHED_UNIT = re.compile(rf"[hx×]|hrs?|mins?|secs?|wks?|{TEXT_SYMBOL}")
+_ATTACHED_UNIT = re.compile(rf"[hx×]|p(?![A-Za-z])|hrs?|mins?|secs?|wks?|{TEXT_SYMBOL}")
 
 
 @dataclass(frozen=True)
@@ -324,6 +325,8 @@ def _is_bounded(text: str, start: int, end: int) -> bool:
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
     if after.isalpha() and (unit_end := _ATTACHED_UNIT.match(text, end)):
+        if unit_end.group() == "p" and end - start > 3:
+            return False  # "1080p" names a resolution; pence past 999 are written in pounds
         following = text[unit_end.end()] if unit_end.end() < len(text) else " "
         return not (before.isalnum() or before in "_.") and not following.isalnum()
     return not (before.isalnum() or before in "_.") and not (after.isalnum() or after == "_")

@@ -518,3 +518,18 @@ def test_a_count_of_the_rows_leads_no_ranking() -> None:
     assert texts == ["5", "90"]
     claims = extract_claims("TC_001", "q?", "In 2025 chat had the longest handle time at 9.4 min.")
     assert [c.kind for c in claims.claims] == ["ranking", "numeric"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Spend per head was 68p below the chain.", [("68p below", "currency", -0.68)]),
+        ("A coffee costs 45 cents more.", [("45 cents more", "currency", 0.45)]),
+        # near misses: a resolution and a time of day are no money
+        ("Every screen streams in 1080p.", []),
+        ("At 3pm we had 12 visits.", [("12", "count", 12.0)]),
+    ],
+)
+def test_pence_and_cents_are_money(answer: str, expected: list[tuple[str, str, float]]) -> None:
+    claims = extract_claims("TC_001", "q?", answer).claims
+    assert [(c.text, c.unit, c.value) for c in claims] == expected

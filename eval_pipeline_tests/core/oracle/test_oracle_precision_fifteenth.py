@@ -714,3 +714,14 @@ RESOLVE_DAYS = ref(
 )
 def test_the_laggard_and_a_close_second(answer: str, expected: list[str]) -> None:
     assert_verdicts("Which routes resolve complaints fastest?", answer, [RESOLVE_DAYS], expected)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Bay Shuttle's £5.06 a head is 37p below Harbour Line's £5.43.", [S, S, S]),
+        ("Bay Shuttle's £5.06 a head is 47p below Harbour Line's £5.43.", [S, C, S]),
+    ],
+)
+def test_a_gap_in_pence(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Onboard spend per head by route?", answer, SPEND_PER_HEAD, expected)
