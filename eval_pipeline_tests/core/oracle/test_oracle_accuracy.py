@@ -99,8 +99,8 @@ def test_blind_set_holds_its_measured_figures() -> None:
     # measured on 4 December (evening) after ratios and gaps were pinned by the two rows their
     # clause names, or by "the network" after them, and a ratio wrong under every column of
     # its two rows was accused
-    assert blind.precision("contradicted") >= 0.995, mistakes  # measured 0.998 (2,075/2,079)
+    assert blind.precision("contradicted") >= 0.995, mistakes  # measured 0.998 (2,077/2,081)
     assert blind.precision("supported") >= 0.983  # 0.987 (5,172/5,240)
-    assert blind.recall("contradicted") >= 0.875  # 0.878 (2,075/2,362)
+    assert blind.recall("contradicted") >= 0.876  # 0.879 (2,077/2,362)
     assert blind.recall("supported") >= 0.907  # 0.912 (5,172/5,671)
     assert blind.right_answers_failed == 0, mistakes

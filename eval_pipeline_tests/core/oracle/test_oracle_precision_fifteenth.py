@@ -725,3 +725,33 @@ def test_the_laggard_and_a_close_second(answer: str, expected: list[str]) -> Non
 )
 def test_a_gap_in_pence(answer: str, expected: list[str]) -> None:
     assert_verdicts("Onboard spend per head by route?", answer, SPEND_PER_HEAD, expected)
+
+
+CAFE = [
+    ref(
+        6_117.43,
+        "currency",
+        name="waste_cost",
+        params={"cafe": "Pier Kiosk"},
+        label="Pier Kiosk waste",
+    ),
+    ref(
+        1_008_460.39,
+        "currency",
+        name="cafe_revenue",
+        params={"cafe": "Pier Kiosk"},
+        label="Pier Kiosk sales",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # the figure of its magnitude (waste), though its sentence also names the sales
+        ("Pier Kiosk threw away $6.4K of product, against $1.01M in sales.", [C, S]),
+        ("Pier Kiosk threw away $6.1K of product, against $1.01M in sales.", [S, S]),
+    ],
+)
+def test_the_figure_of_its_magnitude_among_its_entity(answer: str, expected: list[str]) -> None:
+    assert_verdicts("Waste and sales at Pier Kiosk?", answer, CAFE, expected)
