@@ -758,13 +758,14 @@ def _elided(claims: Sequence[Claim], bindings: dict[str, Binding], ctx: AnswerCo
             bindings[second.id].context |= bindings[first.id].meaning
 
 
-_SCALED = re.compile(r"\d\s*(?:[kKMB]|bn|mn|thousand|million|billion)\b")
+SCALED = re.compile(r"(?i)\d\s*(?:k|m|mn|bn?|thousand|million|billion)\b")
+"""A figure written with a scale suffix or word: "2.4K", "$4.1M", "3 million"."""
 
 
 def _written_alike(first: Claim, second: Claim) -> bool:
     """Are two figures written in one style, both scaled ("$4.1M … 3.9M") or both in full, and
     within ten times of each other: one amount stated twice, the second leaving its sign out?"""
-    if bool(_SCALED.search(first.text)) != bool(_SCALED.search(second.text)):
+    if bool(SCALED.search(first.text)) != bool(SCALED.search(second.text)):
         return False
     a, b = abs(first.value or 0.0), abs(second.value or 0.0)
     return min(a, b) * 10 >= max(a, b)

@@ -136,12 +136,18 @@ def candidates(
                     r"behind|faster|slower|above|below)\b",
                     near,
                 )
-                or search_before(BY_MARGIN, text, claim.span[0], 60)
-                or search_before(RESTATED_CHANGE, text, claim.span[0], 60)
+                or _a_gap_before(text, claim)
             )
         ):
             out += changes(deriver, claim, binding, unit)
     return out
+
+
+def _a_gap_before(text: str, claim: Claim) -> bool:
+    """Do the words before the claim make it a gap or change though it is written as a level:
+    a margin ("edges Grand Plaza by about £80K") or a change restated ("a fall of about 3.5%,
+    or roughly $13 a tonne")?"""
+    return any(search_before(cue, text, claim.span[0], 60) for cue in (BY_MARGIN, RESTATED_CHANGE))
 
 
 def _names_a_spread(deriver: Deriver, claim: Claim, binding: Binding) -> bool:
@@ -305,11 +311,7 @@ def cued(
         written_signed(claim)
         or (
             found.pinned
-            and (
-                _names_a_gap(state, claim, binding)
-                or search_before(BY_MARGIN, state.ctx.answer, claim.span[0], 60)
-                or search_before(RESTATED_CHANGE, state.ctx.answer, claim.span[0], 60)
-            )
+            and (_names_a_gap(state, claim, binding) or _a_gap_before(state.ctx.answer, claim))
         )
     ):
         return True  # "(+$131 per account)", "a gap of 0.1 days", "edges Grand Plaza by £80K"

@@ -18,11 +18,11 @@ from dataclasses import replace
 
 from eval_pipeline.core.claims.extract import POLAR_WORDS
 from eval_pipeline.core.claims.layout import plain, search_before
-from eval_pipeline.core.claims.numbers import LIMIT_AFTER
+from eval_pipeline.core.claims.numbers import LIMIT_AFTER, scan_numbers
 from eval_pipeline.core.measures import measure_written
 from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceValue, Unit, Verdict
 from eval_pipeline.core.oracle.agreement import Check, precise, unlikely_by_chance
-from eval_pipeline.core.oracle.binding import AnswerContext, Binding, bind
+from eval_pipeline.core.oracle.binding import SCALED, AnswerContext, Binding, bind
 from eval_pipeline.core.oracle.candidates import claim_unit, fits, of_its_measure
 from eval_pipeline.core.oracle.claim_words import NOT_NOUNS, head_noun
 from eval_pipeline.core.oracle.derived import Derived, written_signed
@@ -124,15 +124,9 @@ _AT_A_NAME_ENDING = re.compile(
 """Before a number that ends a name: "all at Lakeshore 2"."""
 
 
-def _written_in(value: float, text: str) -> bool:
-    """Is the value written as a number in the text (a threshold the question asks about)?"""
-    written = (float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text))
-    return any(math.isclose(value, n) for n in written)
-
-
 _DECIMAL = re.compile(r"\d\.\d")
-_SCALED = re.compile(r"(?i)\d\s*(?:k|m|mn|bn?|thousand|million|billion)\b")
-"""A figure written with decimals and one whose scale word makes them whole ("2.4K")."""
+"""A figure written with decimals; one whose scale word makes them whole ("2.4K") is
+``binding.SCALED``."""
 _CHANGES = ("difference", "relative change", "spread", "ratio")
 _JOINT_ONLY = re.compile(
     r"[ \t]*(?:,|\(|[ \t][—–])[ \t]*(?i:or[ \t]+|i\.e\.,?[ \t]+|that[ \t]+is,?[ \t]+)?"
@@ -391,7 +385,9 @@ class _Verifier:
         if reading.kinds != {"limit"} or any("limit" in self._held(f) for f in self.state.facts):
             return False
         named = LIMIT_AFTER.match(self.state.ctx.answer, claim.span[1])
-        asked = claim.value is not None and _written_in(claim.value, self.state.ctx.question)
+        asked = claim.value is not None and any(
+            math.isclose(claim.value, n.value) for n in scan_numbers(self.state.ctx.question)
+        )
         return (claim.bound is not None or named is not None) and not asked
 
     def _held(self, fact: Fact) -> frozenset[Kind]:
@@ -840,7 +836,7 @@ class _Verifier:
         with the count's own noun after it ("181.50 units") it is that count, misstated."""
         if fact.unit != "count" or claim.value is None or claim.value.is_integer():
             return None
-        if not _DECIMAL.search(claim.text) or _SCALED.search(claim.text):
+        if not _DECIMAL.search(claim.text) or SCALED.search(claim.text):
             return None
         noun = _NOUN.match(self.state.ctx.answer, claim.span[1])
         if noun is not None and tokens(noun.group(1)) & fact.words:
