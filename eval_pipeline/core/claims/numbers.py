@@ -102,10 +102,11 @@ _BOUNDS_BEFORE: tuple[tuple[re.Pattern[str], Bound], ...] = (
     (_AT_LEAST_BEFORE, "at_least"),
 )
 _DURATIONS: tuple[tuple[Unit, str], ...] = (
-    ("seconds", r"sec(?:ond)?s?|(?<=[ \t])(?-i:s)(?!['’])"),  # "606 s", not "the 1990s" or "8 's"
+    # "606 s", "275s", not "the 1990s", "her 30s" or "8 's"
+    ("seconds", r"sec(?:ond)?s?|(?<=[ \t])(?-i:s)(?!['’])|(?<=[1-9])(?-i:s)(?![A-Za-z'’])"),
     ("minutes", r"min(?:ute)?s?"),
     ("hours", r"h(?:(?:ou)?rs?)?"),
-    ("days", r"(?:(?:calendar|business|working)\s+)?days?"),
+    ("days", r"(?:(?:calendar|business|working)\s+)?days?|(?<=\d)(?-i:d)(?![A-Za-z])"),
     ("weeks", r"(?:(?:calendar|business|working)\s+)?w(?:ee)?ks?"),
 )
 _UNIT_AFTER: tuple[tuple[re.Pattern[str], Unit, float], ...] = (
@@ -153,7 +154,9 @@ _SHARE_AFTER = re.compile(
 )
 """What follows the part of a share ("7 tonnes in every 10", "one tonne in five"): the unit
 names what is counted, the number is no measure."""
-_ATTACHED_UNIT = re.compile(rf"[hx×]|p(?![A-Za-z])|hrs?|mins?|secs?|wks?|{TEXT_SYMBOL}")
+_ATTACHED_UNIT = re.compile(
+    rf"[hx×d]|(?<=[1-9])s|p(?![A-Za-z])|hrs?|mins?|secs?|wks?|{TEXT_SYMBOL}"
+)
 
 
 @dataclass(frozen=True)
@@ -207,11 +210,10 @@ def written_precision(core: str, multiplier: float) -> tuple[float, float]:
 
 
 def _unit_after(text: str, end: int) -> tuple[Unit | None, float, int]:
-    tail = text[end : end + 40]
     for pattern, unit, factor in _UNIT_AFTER:
-        found = pattern.match(tail)
+        found = pattern.match(text, end, end + 40)
         if found:
-            return unit, factor, end + found.end()
+            return unit, factor, found.end()
     return None, 1.0, end
 
 

@@ -37,6 +37,12 @@ RESTATED = re.compile(
     r"(?P<word>(?i:or\s+|i\.e\.,?\s+|that\s+is,?\s+|so\s+|which\s+is\s+))?"
 )
 """Between a figure and the share restating it: its words, then ", or", ":", "(", " — "."""
+RESTATED_NEXT = re.compile(
+    r"\s*(?:That|This)(?:['’]s|\s+is|\s+was|\s+works\s+out\s+to|\s+comes\s+to)\s+"
+    r"(?P<joint>)(?P<word>)"
+)
+"""A sentence opening on a share that restates the figures of the sentence before ("Of the
+1,349 tickets, 956 closed within a day. That's 74%")."""
 _APPOSED_WORD = re.compile(r"(?i:or|i\.e\.,?|that\s+is,?|which\s+is)\s+")
 OWN_WORDS_END = re.compile(r"[,;:.()\n]|\s[—–-]\s|\b(?i:and|but|while|whereas|or)\b")
 """Where the words a share says of itself end ("1 in 7 was broker-sourced, …"): at a clause

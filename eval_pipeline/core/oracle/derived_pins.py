@@ -40,7 +40,7 @@ from eval_pipeline.core.oracle.derived_pairs import OVERALL_WORDS, measured_agai
 from eval_pipeline.core.oracle.derived_periods import period_led
 from eval_pipeline.core.oracle.derived_places import place_after
 from eval_pipeline.core.oracle.derived_shares import parts_of_a_mix, shares
-from eval_pipeline.core.oracle.derived_sums import means, per_item, sums
+from eval_pipeline.core.oracle.derived_sums import means, per_item, referred_runs, sums
 from eval_pipeline.core.oracle.facts import Fact, cut_short, metric_words, tokens
 from eval_pipeline.core.oracle.units import RATES, family, scale, unit_from_name
 from eval_pipeline.core.oracle.verify_state import VerifyState
@@ -190,7 +190,13 @@ def pins(
     )
     # "the latest year was 2.5x the one before": its words name the two by their places
     placed = found.pinned and place_after(text, claim.span[1], binding.sentence[1]) is not None
-    if not (anchored or by_name or led or placed) and not any(
+    # "Those three were worth $212K between them": the rows the sentence before named
+    referred = found.pinned and any(
+        found.facts[: len(run)] == run
+        for run, counted in referred_runs(state.deriver, binding)
+        if counted
+    )
+    if not (anchored or by_name or led or placed or referred) and not any(
         sentence & f.meaning for f in found.facts
     ):
         return False

@@ -9,6 +9,7 @@ import re
 from eval_pipeline.core.models import Claim
 from eval_pipeline.core.oracle.binding import Binding
 from eval_pipeline.core.oracle.candidates import fit
+from eval_pipeline.core.oracle.claim_words import OF_AFTER
 from eval_pipeline.core.oracle.derived import (
     Derived,
     Deriver,
@@ -16,6 +17,7 @@ from eval_pipeline.core.oracle.derived import (
     same_family,
     same_metric,
 )
+from eval_pipeline.core.oracle.derived_sums import referred_runs
 from eval_pipeline.core.oracle.facts import Fact, entity_scope, tokens
 from eval_pipeline.core.oracle.sql_reading import narrows
 from eval_pipeline.core.oracle.units import RATES
@@ -98,11 +100,30 @@ def shares(deriver: Deriver, claim: Claim, binding: Binding, *, complement: bool
                     Derived(1 - share, "fraction", facts, f"complement share ({how})", False)
                 )
     out += _group_shares(deriver, binding)
+    out += _referred_shares(deriver, claim, binding)
     if complement:
         for fact in deriver.facts:
             if fact.unit in RATES and fit(claim, binding, fact) is not None:
                 top = 1.0 if fact.unit == "fraction" else 100.0
                 out.append(Derived(top - fact.value, fact.unit, (fact,), "complement", False))
+    return out
+
+
+def _referred_shares(deriver: Deriver, claim: Claim, binding: Binding) -> list[Derived]:
+    """The rows a sentence refers back to over their column's total ("Together those two
+    days account for 31.4%"); not a share of the whole it writes ("31% of the year's 802")."""
+    text = deriver.ctx.answer
+    whole = OF_AFTER.match(text, claim.span[1])
+    if whole is not None and text[whole.end() : whole.end() + 1].isdigit():
+        return []
+    out = []
+    for run, counted in referred_runs(deriver, binding):
+        series = deriver.series[run[0].series]
+        total = deriver.totals[run[0].series]
+        if amount(run[0]) and total > 0 and len(run) < len(series):
+            rest = tuple(f for f in series if f not in run)
+            share = sum(f.value for f in run) / total
+            out.append(Derived(share, "fraction", (*run, *rest), "share (rows before)", counted))
     return out
 
 

@@ -88,6 +88,9 @@ def sums(
             out.append(Derived(total, fact.unit, tuple(before), "sum", cued and not ranged))
     if cued and len(binding.entities) < 2 and not claim.hedged and not _total_row(deriver, claim):
         out += _stated_runs(deriver, claim, unit)
+    for run, pinned in referred_runs(deriver, binding):
+        if comparable(unit, run[0]) and amount(run[0]):
+            out.append(Derived(sum(f.value for f in run), run[0].unit, run, "sum", pinned))
     scalars: dict[tuple[str, str | None], list[Fact]] = {}
     for fact in deriver.facts:
         if not fact.labels and comparable(unit, fact):
@@ -179,6 +182,45 @@ def _stated_runs(deriver: Deriver, claim: Claim, unit: Unit | None) -> list[Deri
             if j - i >= 2:
                 run = tuple(stated[i:j])
                 out.append(Derived(sum(f.value for f in run), run[0].unit, run, "sum", False))
+    return out
+
+
+_REFERRED = re.compile(r"\b(?i:together|between\s+them|combined|both)\b")
+"""Words adding up rows named before ("Together they made $211K", "both")."""
+_COUNTED_BACK = re.compile(
+    r"\b(?i:those|these)\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\b"
+)
+"""Rows named before, counted: "those two days", "these 3 accounts"."""
+
+
+def referred_runs(deriver: Deriver, binding: Binding) -> list[tuple[tuple[Fact, ...], bool]]:
+    """The rows a sentence that names none refers back to ("… Club 9 $61.1K. Together they
+    made about $211K"): per series, the last rows claims before the sentence state, in the
+    order stated — as many as its words count ("those two days", "both"), pinned; else, when
+    its words add rows up, every run of two or more ending at the last, a guess. A sentence
+    counting rows of its own ("the three national carriers") picks them by what they are."""
+    start, end = binding.sentence
+    text = deriver.ctx.answer
+    back = [
+        int(n) if n.isdigit() else WORD_VALUES.get(n.lower())
+        for n in _COUNTED_BACK.findall(text, start, end)
+    ]
+    if binding.entities or len(back) < len(_row_counts(text[start:end])):
+        return []
+    counts = {n for n in back if n} | ({2} if _BOTH.search(text, start, end) else set())
+    if not counts and not _REFERRED.search(text, start, end):
+        return []
+    out = []
+    for members in deriver.series.values():
+        at = deriver.first_anchors(members, 0, start)
+        stated = sorted((f for f in members if id(f) in at), key=lambda f: at[id(f)])
+        if len(counts) == 1:
+            size = next(iter(counts))
+            if 2 <= size <= len(stated):
+                out.append((tuple(stated[-size:]), True))
+        elif not counts:
+            for size in range(2, min(len(stated), MAX_RUN) + 1):
+                out.append((tuple(stated[-size:]), False))
     return out
 
 

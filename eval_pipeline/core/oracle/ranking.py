@@ -498,7 +498,12 @@ def verify_ranking(
             top = score(named_by_sentence[0])
     by_order = _ordered(candidates, specific, ctx.question)
     if top[0] == 0 and specific and len(candidates) > 1:
+        # "Harbor Point 3 is the priciest per square foot at $3.52": words naming no column,
+        # the figure stated with it names one (a guess, like the reference's order)
+        beside = figured or told
         if not _one_of_its_kind(candidates, top, score):
+            if len(beside) == 1:
+                by_order = beside
             if not by_order:
                 return _with(unverifiable, "its words name no metric the references rank")
             candidates, top = by_order, score(by_order[0])

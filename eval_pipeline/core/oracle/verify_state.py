@@ -23,6 +23,7 @@ from eval_pipeline.core.oracle.claim_words import (
     OF_WHOLE,
     OWN_WORDS_END,
     RESTATED,
+    RESTATED_NEXT,
     apposed,
 )
 from eval_pipeline.core.oracle.derived import Deriver
@@ -171,7 +172,13 @@ class VerifyState:
         text, around = self.ctx.answer, self.sentence_claims(binding)
         i = around.index(claim) if claim in around else -1
         joint = RESTATED.fullmatch(text, around[i - 1].span[1], claim.span[0]) if i >= 1 else None
-        if joint is None:
+        if i == 0 and binding.sentence[0] > 0:
+            joint = RESTATED_NEXT.fullmatch(text, binding.sentence[0], claim.span[0])
+            previous = self.ctx.layout.sentence_of(binding.sentence[0] - 1)
+            before = self.claims_within(*previous)
+            around, i = [*before, *around], len(before)
+            binding = replace(binding, sentence=(previous[0], binding.sentence[1]))
+        if joint is None or i < 1:
             return None
         part = around[i - 1]
         if i >= 2 and OF_WHOLE.fullmatch(text, around[i - 2].span[1], part.span[0]):
