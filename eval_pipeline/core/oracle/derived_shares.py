@@ -17,7 +17,7 @@ from eval_pipeline.core.oracle.derived import (
     same_family,
     same_metric,
 )
-from eval_pipeline.core.oracle.derived_sums import referred_runs
+from eval_pipeline.core.oracle.derived_sums import banded, referred_runs
 from eval_pipeline.core.oracle.facts import Fact, entity_scope, tokens
 from eval_pipeline.core.oracle.sql_reading import narrows
 from eval_pipeline.core.oracle.units import RATES
@@ -124,6 +124,12 @@ def _referred_shares(deriver: Deriver, claim: Claim, binding: Binding) -> list[D
             rest = tuple(f for f in series if f not in run)
             share = sum(f.value for f in run) / total
             out.append(Derived(share, "fraction", (*run, *rest), "share (rows before)", counted))
+    for rows, scale in banded(deriver, binding):  # "71.2% rated us 4 or 5"
+        total = sum(f.value for f in scale)
+        if total > 0:
+            rest = tuple(f for f in scale if f not in rows)
+            share = sum(f.value for f in rows) / total
+            out.append(Derived(share, "fraction", (*rows, *rest), "share (band of a scale)", True))
     return out
 
 

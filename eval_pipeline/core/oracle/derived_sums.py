@@ -91,6 +91,9 @@ def sums(
     for run, pinned in referred_runs(deriver, binding):
         if comparable(unit, run[0]) and amount(run[0]):
             out.append(Derived(sum(f.value for f in run), run[0].unit, run, "sum", pinned))
+    for rows, _ in banded(deriver, binding):  # "43 responses were a 1 or 2"
+        if comparable(unit, rows[0]) and len(rows) >= 2:
+            out.append(Derived(sum(f.value for f in rows), rows[0].unit, rows, "sum", True))
     scalars: dict[tuple[str, str | None], list[Fact]] = {}
     for fact in deriver.facts:
         if not fact.labels and comparable(unit, fact):
@@ -221,6 +224,55 @@ def referred_runs(deriver: Deriver, binding: Binding) -> list[tuple[tuple[Fact, 
         elif not counts:
             for size in range(2, min(len(stated), MAX_RUN) + 1):
                 out.append((tuple(stated[-size:]), False))
+    return out
+
+
+_BAND = re.compile(
+    r"\b(?P<low>\d{1,2})(?:[ \t]*(?i:stars?|points?))?[ \t]*(?:or|to|[-–])[ \t]*"
+    r"(?P<high>\d{1,2})\b(?![ \t]*(?:%|[.,]\d))"
+    r"|\b(?P<end>\d{1,2})(?:[ \t]*(?i:stars?|points?))?[ \t]+(?:or|and)[ \t]+"
+    r"(?P<way>better|higher|above|more|up|over|lower|below|worse|less|under|fewer)\b"
+)
+"""A band of a numbered scale: "a 4 or 5", "1-2 stars", "4 or better", "3 or lower"."""
+_UP = frozenset(("better", "higher", "above", "more", "up", "over"))
+_NUMBERED = re.compile(r"(?P<name>.*?)[ \t]*(?P<n>\d{1,2})")
+
+
+def _numbered(members: Sequence[Fact]) -> dict[int, Fact] | None:
+    """The rows of a series labelled by the points of one scale ("score 1" … "score 5")."""
+    points: dict[int, Fact] = {}
+    names = set()
+    for fact in members:
+        found = [m for label in fact.labels if (m := _NUMBERED.fullmatch(label))]
+        if len(found) != 1:
+            return None
+        names.add(found[0]["name"])
+        points[int(found[0]["n"])] = fact
+    return points if len(names) == 1 and len(points) == len(members) >= 3 else None
+
+
+def banded(deriver: Deriver, binding: Binding) -> list[tuple[tuple[Fact, ...], Sequence[Fact]]]:
+    """The rows of a numbered scale that the band its clause writes covers ("71.2% rated us 4
+    or 5", "43 responses were a 1 or 2"), with their series, for a series of such rows."""
+    text = deriver.ctx.answer
+    bands = list(_BAND.finditer(text, *binding.clause))
+    if len(bands) != 1:
+        return []
+    band = bands[0]
+    out: list[tuple[tuple[Fact, ...], Sequence[Fact]]] = []
+    for members in deriver.series.values():
+        points = _numbered(members)
+        if points is None or not amount(members[0]):
+            continue
+        if band["low"]:
+            low, high = sorted((int(band["low"]), int(band["high"])))
+        elif band["way"].lower() in _UP:
+            low, high = int(band["end"]), max(points)
+        else:
+            low, high = min(points), int(band["end"])
+        rows = tuple(points[n] for n in sorted(points) if low <= n <= high)
+        if 1 <= len(rows) < len(members) and {low, high} <= set(points):
+            out.append((rows, members))
     return out
 
 

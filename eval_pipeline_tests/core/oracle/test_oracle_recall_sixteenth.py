@@ -148,3 +148,30 @@ def test_a_duration_with_an_attached_unit_letter(
 )
 def test_a_decade_or_an_age_band_is_no_duration(answer: str, claims: list[str]) -> None:
     assert [c.text for c in extract_claims("TC_001", "", answer).claims] == claims
+
+
+RATINGS = ref(
+    {"columns": ["stars", "ratings"], "rows": [[1, 21], [2, 48], [3, 231], [4, 512], [5, 388]]},
+    sql="SELECT stars, COUNT(*) AS ratings FROM ride_ratings GROUP BY stars",
+)
+RATINGS_ASKED = "How do riders rate their trips?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # 4 or 5: 900 of 1,200 = 75%; 1 or 2: 69 = 5.75%
+        ("Of 1,200 ratings, 75% gave a 4 or 5.", [S, S]),
+        ("Of 1,200 ratings, 81% gave a 4 or 5.", [S, C]),
+        ("Only 69 ratings (5.8%) were 2 stars or below.", [S, S]),
+        ("Only 75 ratings were a 1 or 2.", [C]),
+        ("About 3 in 4 riders rated a trip 4 or better.", [S]),
+    ],
+)
+def test_a_band_of_a_numbered_scale_adds_up_its_rows(answer: str, expected: list[str]) -> None:
+    assert_verdicts(RATINGS_ASKED, answer, [RATINGS], expected)
+
+
+def test_a_band_of_rows_that_are_no_scale_adds_nothing() -> None:
+    """Stations are no scale: "2 or 3 stations" bands no rows, so the share is left unread."""
+    assert_verdicts(ASKED, "Two or 3 stations took 81% of rides.", [STATIONS], [U, U, U])
