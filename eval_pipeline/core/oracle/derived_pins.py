@@ -249,6 +249,8 @@ def pins(
         return False  # "28% of the site's tickets" beside revenue: a share of other things
     if found.how.startswith("share") and _named_as_whole(state, claim, binding, found.facts[0]):
         return False  # "Auto Lite accounted for 41% of personal-auto indemnity"
+    if found.how == "share (whole)" and _of_its_part(state, claim, binding, found):
+        return False  # "92% of refunds were processed within 7 days": the refunds are its whole
     if found.how == "share (column total)" and _of_more_than_listed(state, binding, found):
         return False  # "3.1% of company sales" beside the top ten customers' sales
     if found.how == "share (column total)" and _names_another_column(state, claim, binding, found):
@@ -480,6 +482,18 @@ def _named_as_whole(state: VerifyState, claim: Claim, binding: Binding, part: Fa
         if m.key in own and not of.start() <= m.start < of.end()
     ]
     return bool(inside) and not outside
+
+
+def _of_its_part(state: VerifyState, claim: Claim, binding: Binding, found: Derived) -> bool:
+    """Does the share's "of" phrase name its part's quantity and not its whole's ("92% of
+    refunds were processed within 7 days" beside refunds over revenue)? What follows "of" is
+    the whole: a share of the part is of something inside it."""
+    of = OF_PHRASE.match(state.ctx.answer, claim.span[1], binding.clause[1])
+    if of is None:
+        return False
+    words = tokens(_PHRASE_END.split(of.group(), maxsplit=1)[0])
+    part, whole = found.facts[0], found.facts[1]
+    return bool(words & metric_words(part.own_meaning)) and not words & whole.own_meaning
 
 
 def _of_another_whole(state: VerifyState, claim: Claim, binding: Binding, found: Derived) -> bool:

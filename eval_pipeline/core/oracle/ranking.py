@@ -206,6 +206,8 @@ _HINTS: dict[str, frozenset[str]] = {
     "ratio": frozenset({"ratio", "times"}),
     "number": _with_stems(_SCORE_WORDS),
 }
+_BY_COUNT = re.compile(r"\b(?i:by|in)\s+(?i:count|number|headcount)\b")
+"""Words ranking by how many, whatever noun they count: "the most refunds by count"."""
 _FIGURE = re.compile(r"\d+[kmbx]?")
 _CLAUSE_END = re.compile(r"[.;!?,)\n]|\s[—–]\s|\b(?:but|while|whereas)\b")
 _NEXT_FIGURE = re.compile(r"\d.*?\s(?P<joint>and|plus)\b", re.DOTALL)
@@ -565,6 +567,11 @@ def verify_ranking(
         and not (kinded & _HINTS[series.kind] and not kinded & _HINTS[told[0].kind])
     ):
         worded, series, by_sentence = series.name, told[0], True
+    if _BY_COUNT.search(stretch) and series.kind != "count":
+        of_counts = [s for s in candidates if s.kind == "count"]
+        if len(of_counts) != 1:
+            return _with(unverifiable, f"it ranks by a count, which {series.name} is not")
+        series, by_sentence = of_counts[0], True  # "the most refunds by count": the one count
     rated = words & _RATE_STEMS or _PART_OF_WHOLE.search(stretch) or _INTENSITY.search(text)
     if rated and series.kind != "rate" and not series.meaning & _RATE_STEMS:
         return _with(unverifiable, f"it ranks a rate, which {series.name} is not")

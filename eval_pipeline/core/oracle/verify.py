@@ -672,10 +672,37 @@ class _Verifier:
                 lambda: self._under_a_shared_hedge(claim, binding, check.unit, truth),
                 lambda: _its_complement(check, truth),
                 lambda: self._decimal_for_a_count(claim, truth),
+                lambda: self._stated_right_before(claim, binding, check, truth),
             ]
         elif truth.how == "ratio":
             excuses.append(lambda: self._ratio_of_stated(claim, binding, check, truth))
         return next((why for why in (excuse() for excuse in excuses) if why is not None), None)
+
+    def _stated_right_before(
+        self, claim: Claim, binding: Binding, check: Check, truth: Fact
+    ) -> str | None:
+        """Why a level about to be accused by a fact is not, when an earlier claim of its
+        sentence states that fact right, in the same unit, and its own value, written
+        precisely, is another row's of the same column ("Promo orders averaged $155.56 against
+        $188.66 for orders without a code"): a sentence states a row's figure once, so the
+        figure is of the row its words name in a way the binding did not read."""
+        if binding.in_table or not precise(claim):
+            return None
+        series = self.state.deriver.series.get(truth.series, ())
+        if not any(f is not truth and check.level(f) for f in series):
+            return None
+        stated = [
+            other
+            for other in self.state.sentence_claims(binding)
+            if other.span[0] < claim.span[0]
+            and other.unit == claim.unit
+            and other.id in self._truths
+            and self._truths[other.id][2] == (truth,)
+        ]
+        rule = self.state.rule
+        if any(Check(o, self.state.units.get(o.id), rule).level(truth) for o in stated):
+            return f"another claim of its sentence states {truth.describe()} right"
+        return None
 
     def _outside_what_is_held(self, claim: Claim, binding: Binding) -> str | None:
         """Why a figure is not accused when its clause names a part of the week ("Saturday
@@ -825,6 +852,10 @@ class _Verifier:
             found = search_before(_GREW_BEFORE, text, claim.span[0], 40)
         noun = found.group("noun") if found else ""
         named = tokens(noun) - NOT_NOUNS
+        held = frozenset().union(*(f.own_meaning for f in self.state.facts))
+        if named and claim.unit == "ratio" and named <= ctx.label_words - held:
+            # "2.5 times as many weekdays" beside orders by weekday and weekend: the rows
+            return f"a ratio of {noun!r}, which are rows, not a quantity they hold"
         if not named or named & (ctx.question_words | self.state.fact_words | ctx.label_words):
             return None
         return f"a figure of {noun!r}, which no reference value is about"

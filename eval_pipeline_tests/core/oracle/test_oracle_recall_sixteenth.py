@@ -175,3 +175,89 @@ def test_a_band_of_a_numbered_scale_adds_up_its_rows(answer: str, expected: list
 def test_a_band_of_rows_that_are_no_scale_adds_nothing() -> None:
     """Stations are no scale: "2 or 3 stations" bands no rows, so the share is left unread."""
     assert_verdicts(ASKED, "Two or 3 stations took 81% of rides.", [STATIONS], [U, U, U])
+
+
+# Precision: four false accusations of a held-back domain (an online fashion retailer),
+# written here in the bike-sharing domain.
+
+PASSES = ref(
+    {
+        "columns": ["rider_type", "rides", "avg_fare", "avg_trip_minutes"],
+        "rows": [["member", 8_000, 12.40, 14.0], ["pay as you go", 3_000, 15.90, 19.5]],
+    },
+    sql="SELECT …",
+    column_units={"rides": "count", "avg_fare": "currency", "avg_trip_minutes": "minutes"},
+)
+PASSES_ASKED = "Do members pay less per ride than riders without a pass?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # the member's figure is stated right first: $15.90, the other row's, is that row's
+        ("Member rides averaged $12.40 against $15.90 for riders without a pass.", [S, U]),
+        # restated in another unit, the same row's figure is accused: 14 minutes is 840 s
+        ("Member trips averaged 14 minutes (900 seconds).", [S, C]),
+        # stated wrong first, the member's figure is no excuse: the later one is held to it
+        ("Member rides averaged $13.40 against $15.90 for riders without a pass.", [C, C]),
+    ],
+)
+def test_a_row_stated_right_is_not_accused_by_a_later_figure_of_its_sentence(
+    answer: str, expected: list[str]
+) -> None:
+    assert_verdicts(PASSES_ASKED, answer, [PASSES], expected)
+
+
+COSTS = [
+    ref(15_810.0, "currency", name="repair_cost", params={"year": 2032}),
+    ref(84_230.0, "currency", name="fare_revenue", params={"year": 2032}),
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # 15,810 / 84,230 = 18.8%; "92% of repairs" is a share of the repairs, its whole
+        (
+            "Repairs cost $15.8K, roughly 19% of the $84.2K fare revenue. "
+            "About 92% of repairs were done within 7 days.",
+            [S, S, S, U, U],
+        ),
+        ("Repairs cost $15.8K. About 25% of fare revenue went on repairs.", [S, C]),
+    ],
+)
+def test_a_share_of_its_parts_quantity_is_not_that_part_over_a_whole(
+    answer: str, expected: list[str]
+) -> None:
+    assert_verdicts("What did repairs cost against fare revenue?", answer, COSTS, expected)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # "by count" ranks the one count column, not the fares its noun shares words with
+        ("Dockside takes the most fares by count.", [S]),
+        ("Old Mill takes the most fares by count.", [U]),
+    ],
+)
+def test_a_ranking_by_count_ranks_the_count(answer: str, expected: list[str]) -> None:
+    assert_verdicts(ASKED, answer, [STATIONS], expected)
+
+
+DAYS = ref(
+    {
+        "columns": ["day_type", "rides", "revenue"],
+        "rows": [["weekday", 3_173, 574_849.0], ["weekend", 1_482, 267_439.0]],
+    },
+    sql="SELECT …",
+    column_units={"rides": "count", "revenue": "currency"},
+)
+
+
+def test_a_ratio_of_the_rows_themselves_is_no_ratio_of_what_they_hold() -> None:
+    """574,849 / 267,439 = 2.15; "2.5 times as many weekdays" counts days, which no column
+    holds; "2.5 times as many rides" is the rides' ratio, and wrong."""
+    asked = "How do weekday and weekend rides compare?"
+    answer = "Weekday revenue is 2.1x weekend revenue, though there are 2.5 times as many weekdays."
+    assert_verdicts(asked, answer, [DAYS], [S, U])
+    assert_verdicts(asked, "Weekdays see 2.5 times as many rides as weekends.", [DAYS], [C])
