@@ -44,7 +44,7 @@ from eval_pipeline.core.oracle.facts import (
 )
 from eval_pipeline.core.oracle.labels import label_mentions
 from eval_pipeline.core.oracle.periods import Period, period_mentions
-from eval_pipeline.core.oracle.units import family, less_is_better
+from eval_pipeline.core.oracle.units import family, less_is_better, polarity_known
 
 _MAX_EVIDENCE = 12
 _RATE_WORDS = frozenset({"rate", "share", "percentage", "percent", "ratio", "proportion"})
@@ -636,6 +636,10 @@ def verify_ranking(
             unverifiable,
             f"the metric is named only by its sentence or the question; {reason}",
         )
+    polar = claim.direction is None and not series.duration  # "Tuesday was worst"
+    if not holds and polar and not polarity_known(series.name):
+        why = f"whether a higher {series.name} is better is not known; {reason}"
+        return _with(unverifiable, why)
     return Verdict(
         claim_id=claim.id,
         verdict="supported" if holds else "contradicted",

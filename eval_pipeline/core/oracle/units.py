@@ -134,6 +134,22 @@ _PUNCTUAL = re.compile(r"(?i)on.?time|in.?time|up.?time")
 """Names where "time" is what is good: the share on time, the uptime."""
 
 
+_MORE_IS_BETTER = re.compile(
+    r"(?i)revenue|sales|sold|sell|profit|margin|income|earn|gross|net|mrr|arr|arpu|aov|value|"
+    r"spend|order|booking|visit|ride|trip|unit|volume|count|customer|member|user|subscriber|"
+    r"account|lead|deal|win|conversion|convert|retention|retain|renewal|renew|rating|score|"
+    r"csat|nps|satisf|recommend|review|occupan|utili[sz]|yield|output|throughput|productiv|"
+    r"efficien|oee|uptime|on.?time|in.?time|attendance|attend|enrol|complet|resolv|pass|"
+    r"collect|growth|active|load.?factor|fill|capacity|coverage"
+)
+
+
+def polarity_known(name: str) -> bool:
+    """Do the quantity's words say which way is better, so that "best" or "worst" has one
+    reading? Of an unknown quantity ("lwbs_rate") either end may be the worst."""
+    return less_is_better(name) or bool(_MORE_IS_BETTER.search(name))
+
+
 def less_is_better(name: str) -> bool:
     """Is a lower value of the quantity so named the better one (waits, delays, no-shows,
     costs)? What "best", "improved" or "faster" mean depends on it."""

@@ -113,6 +113,8 @@ _NOT_BROKEN_OUT = re.compile(
 """A part of the week a figure is for ("on Saturdays", "weekend trips"; not "a busy Easter
 weekend", an event) or a span of years ("the 10-year average"), which a reference for a period
 or for all days does not hold."""
+_SPAN_STATISTICS = tokens("average mean median norm high low record trend")
+"""The statistic of a span of years ("the long-run average"): the span, not it, is unheld."""
 _A_NAME = r"[A-Z][\w&'’-]*(?:[^\S\n]+(?:[A-Z][\w&'’-]*|\d+\b))*"
 _AT_A_NAME = re.compile(
     rf"[^\S\n]+(?:[a-z]+[^\S\n]+)?(?:at|in|for|from)[^\S\n]+(?:the[^\S\n]+)?(?P<name>{_A_NAME})"
@@ -721,8 +723,8 @@ class _Verifier:
             if all(gap(m, claim.span) <= gap(m, span) for span in figures)
         ]
         held = self.state.ctx.question_words | self.state.fact_words
-        if not own or any(tokens(m.group(0)) & held for m in own):
-            return None
+        if not own or any(tokens(m.group(0)) - _SPAN_STATISTICS & held for m in own):
+            return None  # "the long-run average" asked about "the average wait" is still held
         return f"it is for {own[0].group(0)!r}, which no reference value is for"
 
     def _for_an_unheld_name(self, claim: Claim) -> str | None:

@@ -261,3 +261,46 @@ def test_a_ratio_of_the_rows_themselves_is_no_ratio_of_what_they_hold() -> None:
     answer = "Weekday revenue is 2.1x weekend revenue, though there are 2.5 times as many weekdays."
     assert_verdicts(asked, answer, [DAYS], [S, U])
     assert_verdicts(asked, "Weekdays see 2.5 times as many rides as weekends.", [DAYS], [C])
+
+
+# Precision: three false accusations of a held-back domain (an emergency department).
+
+def _stations_by(column: str) -> ReferenceValue:
+    return ref(
+        {"columns": ["station", column], "rows": [["Dockside", 3.25], ["Old Mill", 2.26]]},
+        sql="SELECT …",
+        column_units={column: "percent"},
+    )
+
+
+@pytest.mark.parametrize(
+    ("column", "answer", "expected"),
+    [
+        # nothing says whether a higher relocation rate is better: "worst" may be either end,
+        # read as the lowest (more is better) only to support
+        ("relocation_rate", "Dockside was worst, at 3.25%.", [U, S]),
+        ("relocation_rate", "Old Mill was worst, at 2.26%.", [S, S]),
+        # a higher utilisation is better: known, so accused
+        ("utilisation_rate", "Old Mill was best, at 2.26%.", [C, S]),
+    ],
+)
+def test_best_or_worst_of_a_quantity_of_unknown_polarity_is_never_accused(
+    column: str, answer: str, expected: list[str]
+) -> None:
+    asked = f"Which station had the worst {column.replace('_', ' ')}?"
+    assert_verdicts(asked, answer, [_stations_by(column)], expected)
+
+
+WAIT = ref(47.2, "minutes", name="avg_wait_to_bike", params={"month": "2032-01"})
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # a span of years the references do not hold, though the question asks for an average
+        ("The long-run average is about 39 minutes, so January was a heavy month.", [U]),
+        ("January averaged about 39 minutes, above the norm.", [C]),
+    ],
+)
+def test_a_long_run_average_is_not_the_months(answer: str, expected: list[str]) -> None:
+    assert_verdicts("What was the average wait for a bike in January?", answer, [WAIT], expected)
