@@ -20,7 +20,7 @@ from eval_pipeline.core.claims.numbers import MONTHS, parse_word_number
 from eval_pipeline.core.models import Claim
 
 _WORD = r"[A-Z](?:[\w&'’-]|\.(?=\w))*"  # a full stop ends the name: "MRR. Logistics"
-ENTITY = rf"(?:Dr\.\s+)?{_WORD}(?:\s+(?:{_WORD}|\d+|of|de|la|&(?=\s+[A-Z]))(?=\W))*"
+ENTITY = rf"(?:Dr\.\s+)?{_WORD}(?:\s+(?:{_WORD}|\d+(?::\d\d)?|of|de|la|&(?=\s+[A-Z]))(?=\W))*"
 _NOT_ENTITIES = frozenset(
     (
         *("the", "it", "its", "this", "that", "these", "those", "overall", "in", "our", "we"),
@@ -104,8 +104,12 @@ RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         rf"\s+out))(?:\s+(?:at|around|near|with)\s+(?:[^.;:!?,\n]|[.,](?=\d)){{0,40}}?)?"
         r"\s+(?:in|on|during)\s+"
         rf"(?P<entity>{_WHEN})(?P<metric>)",
+        # "COVID-19 visits were highest in December 2024", "and was lowest in April"
+        rf"\b(?P<claim>(?:is|was|are|were)\s+(?:at\s+its\s+)?(?P<end>highest|lowest|busiest|"
+        rf"quietest)\s+(?:in|on|during)\s+(?P<entity>{_WHEN}))(?P<metric>)",
         # "May was the busiest month and April the quietest"
-        rf"\b(?:and|with|while)\s+(?P<entity>{ENTITY})\s+the\s+(?:(?P<ord>{_ORD})[\s-]+)?"
+        rf"(?:\b(?:and|with|while)\s+|(?<=;\s))(?P<entity>{ENTITY})\s+the\s+"
+        rf"(?:(?P<ord>{_ORD})[\s-]+)?"
         rf"(?P<end>{SUPERLATIVE})\b{_METRIC}",
         rf"\b[Tt]he\s+(?P<end>top|bottom|highest|lowest|best|worst)[\s-]+{_COUNT}\b"
         rf"(?P<metric>[^.;:!?]*?)\s+(?:are|were|:)\s+{_LIST}",
@@ -114,7 +118,8 @@ RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         rf"\b[Tt]he\s+[a-z]+(?:\s+[a-z]+)?\s+with\s+the\s+(?:(?P<ord>{_ORD})[\s-]+)?"
         rf"(?P<end>{SUPERLATIVE})\b(?P<metric>[^.;:!?,]*?)\s+(?:is|was)\s+(?:the\s+)?"
         rf"(?P<entity>{ENTITY})",
-        rf"\b(?:[Tt]he|[Ii]ts|[Tt]heir|[Oo]ur|[\w&.-]+['’]s)\s+(?:(?P<ord>{_ORD})[\s-]+)?"
+        rf"\b(?:[Tt]he|[Ii]ts|[Tt]heir|[Oo]ur|[\w&.-]+['’]s)\s+(?:(?:single|very|clear|outright)\s+)?"
+        rf"(?:(?P<ord>{_ORD})[\s-]+)?"
         rf"(?P<end>{SUPERLATIVE})\b(?P<metric>[^.;:!?,]*?)\s+(?:is|was)\s+(?:in|at|for|from)?\s*"
         rf"(?P<entity>{_WHEN})",
         rf"\b(?P<entity>{_SUBJECT}){_GAP}\s+(?:{_VERBS})\s+(?:by\s+far\s+)?{_OWNER}\s+"
@@ -168,6 +173,7 @@ CONTINUING = re.compile(
 """The text of a ranking that counts on from the one written before it ("followed by X", "X is
 next", "Web trails", "Block 7 is the clear laggard"): that ranking names its metric (and,
 but for the one at the bottom, its direction)."""
+_JUST_IN = re.compile(r"\s+(?:in|on|during)\s+")
 _NEGATION = re.compile(r"\b(?i:not|never|no\s+longer)\b|n['’]t\b")
 _RELATIVE = re.compile(rf"\s+(?i:of|among)\s+(?:the|these|those|all)\s+{_COUNT}\b")
 
@@ -365,6 +371,10 @@ def ranking_claims(
                     continue
                 rank, direction = int(last.value or 0) + 1, last.direction or "polar"
             start, end = m.span("claim") if groups.get("claim") else m.span()
+            if (groups.get("peak") or groups.get("trough")) and _JUST_IN.fullmatch(
+                text, end, m.start("entity")
+            ):
+                end = m.end("entity")  # "peaked in March": the period is the claim's
             relative = _RELATIVE.match(text, end)
             if relative:
                 sizes.append(relative.span("n"))

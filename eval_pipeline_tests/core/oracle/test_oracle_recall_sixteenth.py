@@ -265,6 +265,7 @@ def test_a_ratio_of_the_rows_themselves_is_no_ratio_of_what_they_hold() -> None:
 
 # Precision: three false accusations of a held-back domain (an emergency department).
 
+
 def _stations_by(column: str) -> ReferenceValue:
     return ref(
         {"columns": ["station", column], "rows": [["Dockside", 3.25], ["Old Mill", 2.26]]},
@@ -304,3 +305,31 @@ WAIT = ref(47.2, "minutes", name="avg_wait_to_bike", params={"month": "2032-01"}
 )
 def test_a_long_run_average_is_not_the_months(answer: str, expected: list[str]) -> None:
     assert_verdicts("What was the average wait for a bike in January?", answer, [WAIT], expected)
+
+
+MONTHLY = ref(
+    {
+        "columns": ["month_start", "rides"],
+        "rows": [
+            ["2032-01-01", 4_010],
+            ["2032-02-01", 5_520],
+            ["2032-03-01", 7_130],
+            ["2032-04-01", 2_240],
+        ],
+    },
+    sql="SELECT …",
+    column_units={"rides": "count"},
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Rides peaked in March at about 7,100 and were lowest in April at 2,240.", [S, S, S, S]),
+        ("Rides peaked in February at about 5,500 and were lowest in January.", [C, S, C]),
+        ("The single busiest month was March, with 7,130 rides.", [S, S]),
+        ("January had 4,010 rides; April the quietest at 2,240.", [S, S, S]),
+    ],
+)
+def test_rankings_of_periods_written_after_their_verb(answer: str, expected: list[str]) -> None:
+    assert_verdicts("How did rides move month by month in 2032?", answer, [MONTHLY], expected)
