@@ -141,18 +141,25 @@ class AnswerContext:
 
     def _code_rows(self) -> list[LabelMention]:
         """A table row headed by a code the references label rows with ("| 1 | 727 | 6.4% |"
-        beside a party size "1"), when no other cell of it names a label: the row is that one."""
-        if not self.codes:
-            return []
+        beside a party size "1"), or by the number of a label that a word of the column's
+        header completes ("| 4 | 36.3 |" under "ESI level" beside "ESI 4"), when no other cell
+        of it names a label: the row is that one."""
+        forms = {form.lower(): form for form in self.forms}
         found = []
-        for row in (r for table in self.layout.tables for r in table.rows if r.cells):
-            head, *others = row.cells
-            text = head.text.strip(" *_`")
-            if text in self.codes and not label_mentions(
-                " ".join(c.text for c in others), self.forms
-            ):
-                start = head.start + head.text.index(text)
-                found.append(LabelMention(start, start + len(text), key(text)))
+        for table in self.layout.tables:
+            words = re.findall(r"[A-Za-z][\w-]*", table.header[0]) if table.header else []
+            for row in (r for r in table.rows if r.cells):
+                head, *others = row.cells
+                text = head.text.strip(" *_`")
+                completed = (forms.get(f"{w} {text}".lower()) for w in words if text.isdigit())
+                named = next(
+                    (f for f in completed if f is not None), text if text in self.codes else None
+                )
+                if named is not None and not label_mentions(
+                    " ".join(c.text for c in others), self.forms
+                ):
+                    start = head.start + head.text.index(text)
+                    found.append(LabelMention(start, start + len(text), key(named)))
         return found
 
     @cached_property

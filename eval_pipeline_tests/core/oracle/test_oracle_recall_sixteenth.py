@@ -333,3 +333,26 @@ MONTHLY = ref(
 )
 def test_rankings_of_periods_written_after_their_verb(answer: str, expected: list[str]) -> None:
     assert_verdicts("How did rides move month by month in 2032?", answer, [MONTHLY], expected)
+
+
+ZONES = ref(
+    {"Zone 1": 12.5, "Zone 2": 15.0, "Zone 3": 18.2, "Zone 4": 24.9},
+    "minutes",
+    name="avg_trip_minutes_by_zone",
+)
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        # the header's word completes the number into the label: "3" is "Zone 3"
+        ("Zone", [S, S, C]),
+        # a header naming nothing of the labels leaves the rows unnamed
+        ("Band", [S, S, U]),
+    ],
+)
+def test_a_row_headed_by_the_number_of_a_label_its_header_completes(
+    header: str, expected: list[str]
+) -> None:
+    answer = f"| {header} | Avg trip (min) |\n|---|---|\n| 1 | 12.5 |\n| 2 | 15.0 |\n| 3 | 21.0 |\n"
+    assert_verdicts("How long are trips by zone?", answer, [ZONES], expected)
