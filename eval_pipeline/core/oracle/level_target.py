@@ -521,6 +521,13 @@ def _log_apart(value: float | None, truth: float) -> float:
     return abs(math.log(value / truth))
 
 
+_RESTATING = re.compile(
+    r"\s*(?i:put\s+(?:differently|another\s+way)|in\s+other\s+words|in\s+round\s+numbers|"
+    r"roughly\s+speaking|rounded(?:\s+off)?|to\s+put\s+it\s+(?:another\s+way|differently))\b"
+)
+"""A sentence opening on a restatement of a figure the answer gave before."""
+
+
 def _stated_for(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) -> bool:
     """Does a claim of another sentence, bound to this fact's entity, state its value? Then
     this claim, outside a table, is about something else of that entity (a subset, another
@@ -530,6 +537,8 @@ def _stated_for(state: VerifyState, claim: Claim, binding: Binding, fact: Fact) 
     claim's ("above the 16% limit. Peas averaged 15.2% moisture" beside the moisture limit
     of one crop)."""
     own = fact.labels or fact.scope
+    if _RESTATING.match(state.ctx.answer, binding.sentence[0]):
+        return False  # "Put differently, 2024 patients waited roughly 0.58 hours": the same
 
     def about_it(other: Binding) -> bool:
         if other.entities & own:

@@ -356,3 +356,20 @@ def test_a_row_headed_by_the_number_of_a_label_its_header_completes(
 ) -> None:
     answer = f"| {header} | Avg trip (min) |\n|---|---|\n| 1 | 12.5 |\n| 2 | 15.0 |\n| 3 | 21.0 |\n"
     assert_verdicts("How long are trips by zone?", answer, [ZONES], expected)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # a sentence restating the figure before in other units is held to the same value
+        (
+            "Member trips averaged 14 minutes. Put differently, member trips last about 0.4 hours.",
+            [S, C],
+        ),
+        ("Member trips averaged 14 minutes. In round numbers, members ride 0.2 hours.", [S, S]),
+        # another sentence of the same row may be about a part of it: not accused
+        ("Member trips averaged 14 minutes. Evening member trips last about 0.4 hours.", [S, U]),
+    ],
+)
+def test_a_sentence_restating_a_figure_is_held_to_it(answer: str, expected: list[str]) -> None:
+    assert_verdicts(PASSES_ASKED, answer, [PASSES], expected)
