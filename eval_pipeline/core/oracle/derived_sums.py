@@ -12,7 +12,7 @@ from eval_pipeline.core.claims.numbers import SCALE_WORDS, WORD_VALUES
 from eval_pipeline.core.models import Claim, Unit
 from eval_pipeline.core.oracle.binding import Binding
 from eval_pipeline.core.oracle.candidates import comparable, fit
-from eval_pipeline.core.oracle.claim_words import head_noun
+from eval_pipeline.core.oracle.claim_words import OF_START, head_noun
 from eval_pipeline.core.oracle.derived import (
     MAX_RUN,
     SUM_CUE,
@@ -63,11 +63,14 @@ def sums(
             every = scoped and len(within) == len(series)  # "November's total", all rows in it
             fewer = _fewer_rows(deriver, binding, len(series))
             out += _extremes(series, fewer, deriver.ctx.answer, binding)
-            whole = not (binding.entities or fewer[0]) and (
-                every
-                or _says_all(deriver, claim, binding, len(series), cued)
-                or _total_of_its_table(deriver, claim, series)
-                or _every_row_named_before(deriver, claim, binding, series)
+            whole = _opens_on_its_whole(deriver, claim, binding, series) or (
+                not (binding.entities or fewer[0])
+                and (
+                    every
+                    or _says_all(deriver, claim, binding, len(series), cued)
+                    or _total_of_its_table(deriver, claim, series)
+                    or _every_row_named_before(deriver, claim, binding, series)
+                )
             )
             out.append(
                 Derived(sum(f.value for f in series), fact.unit, tuple(series), "total", whole)
@@ -107,6 +110,22 @@ def sums(
             total = sum(f.value for f in group)
             out.append(Derived(total, group[0].unit, tuple(group), "sum", cued and not fewer[0]))
     return out
+
+
+def _opens_on_its_whole(
+    deriver: Deriver, claim: Claim, binding: Binding, series: Sequence[Fact]
+) -> bool:
+    """Does the sentence open on the claim as the whole its rows are parts of ("Of 2,249
+    admissions, 4 West took 502, 5 East 360 …"): "Of" before it, the noun after it the
+    series' quantity, and two or more of its rows named after it in the sentence?"""
+    text = deriver.ctx.answer
+    if not OF_START.fullmatch(text, binding.sentence[0], claim.span[0]):
+        return False
+    noun = head_noun(text, claim)
+    if noun is None or not any(noun in f.meaning for f in series):
+        return False
+    named = {m.key for m in deriver.ctx.labels_in(claim.span[1], binding.sentence[1])}
+    return sum(bool(f.labels & named) for f in series) >= 2
 
 
 def _for_its_grain(deriver: Deriver, binding: Binding, fact: Fact) -> bool:

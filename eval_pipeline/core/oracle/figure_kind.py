@@ -169,7 +169,7 @@ _CUES: tuple[_Cue, ...] = (
             r"at\s+(?:this|that|the\s+current)\s+(?:pace|rate)|run[\s-]rate|"
             r"(?:should|would|could|will|set\s+to|likely\s+to)\s+(?:finish|end|close|reach|"
             r"hit|land|top)|"
-            r"assum(?:e|es|ed|ing|ption))\b[^\d:;()\n]{0,40}$"
+            r"assum(?:e|es|ed|ing|ption))\b[^\d:;,()\n]{0,40}$"
         ),
         50,
     ),

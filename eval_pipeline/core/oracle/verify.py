@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from eval_pipeline.core.claims.extract import POLAR_WORDS
 from eval_pipeline.core.claims.layout import plain, search_before
-from eval_pipeline.core.claims.numbers import LIMIT_AFTER, scan_numbers
+from eval_pipeline.core.claims.numbers import scan_numbers
 from eval_pipeline.core.measures import measure_written
 from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceValue, Unit, Verdict
 from eval_pipeline.core.oracle.agreement import Check, precise, unlikely_by_chance
@@ -381,16 +381,14 @@ class _Verifier:
 
     def _sets_a_limit(self, claim: Claim, reading: Reading) -> bool:
         """Does the claim state a limit rather than a level ("allows up to 12%", "at least 60
-        hours a day", "the £20M budget"): read as one, bounded or followed by the limit's noun,
-        not a threshold the question asks about, and no reference value is a limit? The
-        level then neither supports nor accuses it."""
+        hours a day", "the £20M budget", "Our budget assumed 25%"): read as one, not a
+        threshold the question asks about, and no reference value is a limit? The level then
+        neither supports nor accuses it, though it may happen to agree."""
         if reading.kinds != {"limit"} or any("limit" in self._held(f) for f in self.state.facts):
             return False
-        named = LIMIT_AFTER.match(self.state.ctx.answer, claim.span[1])
-        asked = claim.value is not None and any(
+        return claim.value is None or not any(
             math.isclose(claim.value, n.value) for n in scan_numbers(self.state.ctx.question)
         )
-        return (claim.bound is not None or named is not None) and not asked
 
     def _held(self, fact: Fact) -> frozenset[Kind]:
         """The kinds of figure a fact may be stated as."""

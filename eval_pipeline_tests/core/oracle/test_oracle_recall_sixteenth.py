@@ -373,3 +373,36 @@ def test_a_row_headed_by_the_number_of_a_label_its_header_completes(
 )
 def test_a_sentence_restating_a_figure_is_held_to_it(answer: str, expected: list[str]) -> None:
     assert_verdicts(PASSES_ASKED, answer, [PASSES], expected)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # 41,200 + 30,400 + 22,900 + 18,100 + 12,400 = 125,000
+        ("Of 125,000 rides, Dockside took 41,200 and Old Mill 30,400.", [S, S, S]),
+        ("Of 131,000 rides, Dockside took 41,200 and Old Mill 30,400.", [C, S, S]),
+        # no row of the column named after it: a whole of something else, maybe
+        ("Of 131,000 rides, most were under 20 minutes.", [U, U, U]),
+    ],
+)
+def test_a_sentence_opening_on_the_whole_of_the_rows_it_lists(
+    answer: str, expected: list[str]
+) -> None:
+    assert_verdicts(ASKED, answer, [STATIONS], expected)
+
+
+TRIP = ref(14.0, "minutes", name="avg_member_trip_minutes", params={"year": 2032})
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # a target the answer sets is neither supported nor accused by the level it happens to be
+        ("Our budget assumed 14 minutes.", [U]),
+        ("The plan assumed member trips of about 14 minutes.", [U]),
+        # after a comma, the figure is the level again
+        ("Members beat the target, averaging 14 minutes per trip.", [S]),
+    ],
+)
+def test_a_target_set_before_its_figure_is_no_level(answer: str, expected: list[str]) -> None:
+    assert_verdicts("How long is a member trip?", answer, [TRIP], expected)
