@@ -24,7 +24,7 @@ from eval_pipeline.core.models import Claim, ClaimContract, Evidence, ReferenceV
 from eval_pipeline.core.oracle.agreement import Check, precise, unlikely_by_chance
 from eval_pipeline.core.oracle.binding import SCALED, AnswerContext, Binding, bind
 from eval_pipeline.core.oracle.candidates import claim_unit, fits, of_its_measure
-from eval_pipeline.core.oracle.claim_words import NOT_NOUNS, head_noun
+from eval_pipeline.core.oracle.claim_words import NOT_NOUNS, RESTATED, apposed, head_noun
 from eval_pipeline.core.oracle.derived import Derived, written_signed
 from eval_pipeline.core.oracle.derived_pins import (
     candidates,
@@ -287,6 +287,11 @@ class _Verifier:
             if reading.fits(held):
                 return _contradicted(claim, accused, "; ".join(d.describe() for d in stated))
             refused = reading.refusal(held)
+        restated = self._share_restated(claim, binding)
+        if restated is not None and check.derived(restated):
+            return _supported(claim, restated.facts, restated.describe())
+        if restated is not None and reading.fits(derived_kinds(restated)):
+            return _contradicted(claim, restated.facts, restated.describe())
         after = self._share_of_the_amount_before(claim, binding)
         if after is not None and check.derived(after):
             return _supported(claim, after.facts, after.describe())
@@ -546,6 +551,23 @@ class _Verifier:
                 return [], False
             readings += found
         return readings, decided
+
+    def _share_restated(self, claim: Claim, binding: Binding) -> Derived | None:
+        """The true value of the share written right before the claim, which the claim
+        restates in another form ("87% of reviews were 4 or 5 stars — roughly 9 out of 10",
+        "about 9%, or roughly one in 11", "one in 3, or 31%")."""
+        around = self.state.sentence_claims(binding)
+        i = around.index(claim) if claim in around else -1
+        if i < 1 or {around[i - 1].unit, claim.unit} != {"percent", "fraction"}:
+            return None
+        before = around[i - 1]
+        joint = RESTATED.fullmatch(self.state.ctx.answer, before.span[1], claim.span[0])
+        truth = self._truths.get(before.id)
+        dashed = joint is not None and joint["joint"].strip() in ("—", "–", "-")
+        if joint is None or not (apposed(joint) or dashed) or truth is None:
+            return None
+        value, unit, facts = truth
+        return Derived(value, unit or "percent", facts, "share restated", False)
 
     def _share_of_the_amount_before(self, claim: Claim, binding: Binding) -> Derived | None:
         """A share set right after an amount, with only a joint between ("add up to 309,

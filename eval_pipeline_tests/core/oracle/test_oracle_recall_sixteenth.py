@@ -406,3 +406,16 @@ TRIP = ref(14.0, "minutes", name="avg_member_trip_minutes", params={"year": 2032
 )
 def test_a_target_set_before_its_figure_is_no_level(answer: str, expected: list[str]) -> None:
     assert_verdicts("How long is a member trip?", answer, [TRIP], expected)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # the share in words restates the percentage before it: held to the same true value
+        ("Of 1,200 ratings, 75% gave a 4 or 5 — roughly 3 out of 4.", [S, S, S]),
+        ("Of 1,200 ratings, 75% gave a 4 or 5 — roughly 2 out of 5.", [S, S, C]),
+        ("Of 1,200 ratings, 81% gave a 4 or 5, or about 3 out of 4.", [S, C, S]),
+    ],
+)
+def test_a_share_restating_the_share_before_it(answer: str, expected: list[str]) -> None:
+    assert_verdicts(RATINGS_ASKED, answer, [RATINGS], expected)
