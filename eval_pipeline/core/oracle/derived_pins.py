@@ -239,6 +239,8 @@ def pins(
         return False  # a figure no larger than one of the parts is not their total
     if found.how in ("total", "sum") and _wider_than(state, binding, found.facts):
         return False  # "group-wide" beside one venue's rows: the group's total is not theirs
+    if found.how in _CHANGES and _of_one_wider(state, claim, binding, found.facts):
+        return False  # "Chain-wide move-ins fell 1.2%" beside one facility's two years
     if OF_ANOTHER.match(text, claim.span[1]):
         return False  # "60% of Dr. Okafor's referrals", "40% of those no-shows"
     if found.how.startswith("share") and _of_another_written_whole(state, claim, binding, found):
@@ -413,6 +415,27 @@ def _wider_than(state: VerifyState, binding: Binding, facts: Sequence[Fact]) -> 
     clause = state.ctx.answer[binding.clause[0] : binding.clause[1]]
     scopes = {f.scope for f in facts if not f.labels}
     return bool(WHOLE_ORGANISATION.search(clause)) and len(scopes) == 1 and all(scopes)
+
+
+_CHANGES = ("relative change", "difference")
+
+
+def _of_one_wider(
+    state: VerifyState, claim: Claim, binding: Binding, facts: Sequence[Fact]
+) -> bool:
+    """Do a change's own words, between the figures around it, speak for the whole
+    organisation ("the 2.7% growth of the chain overall", "Chain-wide move-ins fell 1.2%")
+    while its facts are all of one entity or row (one facility's two years, one unit size's)?
+    The whole's change is not that one's."""
+    start, end = binding.clause
+    for other in state.sentence_claims(binding):
+        if other.span[1] <= claim.span[0]:
+            start = max(start, other.span[1])
+        elif other.span[0] >= claim.span[1]:
+            end = min(end, other.span[0])
+    owners = {f.scope or f.labels for f in facts}
+    wide = WHOLE_ORGANISATION.search(state.ctx.answer, start, end)
+    return wide is not None and len(owners) == 1 and all(owners)
 
 
 def _of_another_written_whole(

@@ -637,7 +637,7 @@ def verify_ranking(
             f"the metric is named only by its sentence or the question; {reason}",
         )
     polar = claim.direction is None and not series.duration  # "Tuesday was worst"
-    if not holds and polar and not polarity_known(series.name):
+    if not holds and polar and not polarity_known(series.facts[0].column or series.name):
         why = f"whether a higher {series.name} is better is not known; {reason}"
         return _with(unverifiable, why)
     return Verdict(

@@ -126,7 +126,7 @@ _LESS_IS_BETTER = re.compile(
     r"complaint|cost|day|hour|minute|second|time|duration|arrear|overdue|outage|backlog|loss|"
     r"expense|contaminat|waste|landfill|missed|fail|reject|refund|incident|accident|injur|"
     r"breakdown|fault|violation|penalt|spoil|fraud|dispute|chargeback|abandon|bounce|vacan|"
-    r"scrap|rework|emission|curtail|stockout|backorder|absen|attrition"
+    r"scrap|rework|emission|curtail|stockout|backorder|absen|attrition|delinquen"
 )
 
 

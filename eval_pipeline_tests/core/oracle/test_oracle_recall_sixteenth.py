@@ -419,3 +419,45 @@ def test_a_target_set_before_its_figure_is_no_level(answer: str, expected: list[
 )
 def test_a_share_restating_the_share_before_it(answer: str, expected: list[str]) -> None:
     assert_verdicts(RATINGS_ASKED, answer, [RATINGS], expected)
+
+
+ZONE_RIDES = [
+    ref(
+        {"Zone 1": 9_800.0, "Zone 3": 4_000.0}, "count", name="rides_by_zone", params={"year": 2031}
+    ),
+    ref(
+        {"Zone 1": 10_100.0, "Zone 3": 4_160.0},
+        "count",
+        name="rides_by_zone",
+        params={"year": 2032},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # 4,000 -> 4,160 is +4%: the chain's growth is no zone's, the zone's own still is
+        (
+            "Zone 3 rose 0.4% year on year, well behind the 2.7% growth of the chain overall.",
+            [C, U],
+        ),
+    ],
+)
+def test_a_change_the_clause_gives_the_whole_network_is_no_rows(
+    answer: str, expected: list[str]
+) -> None:
+    assert_verdicts("How did Zone 3 rides change from 2031 to 2032?", answer, ZONE_RIDES, expected)
+
+
+def test_delinquency_is_worse_when_higher() -> None:
+    table = ref(
+        {
+            "columns": ["station", "delinquency_rate"],
+            "rows": [["Dockside", 3.2], ["Old Mill", 5.1]],
+        },
+        sql="SELECT …",
+        column_units={"delinquency_rate": "percent"},
+    )
+    assert_verdicts("Which station is worst?", "Old Mill has the worst delinquency.", [table], [S])
+    assert_verdicts("Which station is worst?", "Dockside has the worst delinquency.", [table], [C])
