@@ -105,7 +105,9 @@ RANKING_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"\s+(?:in|on|during)\s+"
         rf"(?P<entity>{_WHEN})(?P<metric>)",
         # "COVID-19 visits were highest in December 2024", "and was lowest in April"
-        rf"\b(?P<claim>(?:is|was|are|were)\s+(?:at\s+its\s+)?(?P<end>highest|lowest|busiest|"
+        # (its subject's words in the claim: they, not the figure after it, name the metric)
+        rf"\b(?P<claim>(?:[A-Za-z][\w-]*\s+){{0,3}}(?:is|was|are|were)\s+(?:at\s+its\s+)?"
+        rf"(?P<end>highest|lowest|busiest|"
         rf"quietest)\s+(?:in|on|during)\s+(?P<entity>{_WHEN}))(?P<metric>)",
         # "May was the busiest month and April the quietest"
         rf"(?:\b(?:and|with|while)\s+|(?<=;\s))(?P<entity>{ENTITY})\s+the\s+"

@@ -447,12 +447,8 @@ def _unit_of(
         unit = unit_from_name(scalar_name(rv))
         if unit is None and whole:
             unit = "count" if _PLURAL.search(scalar_name(rv)) else None
-    if (
-        unit is None
-        and rv.shape != "mapping"
-        and (column or scalar_name(rv)) in counted(rv.reference.sql)
-    ):
-        unit = "count"  # a bare COUNT whose name says nothing: "claims_over_100"
+    if rv.shape != "mapping" and (column or scalar_name(rv)) in counted(rv.reference.sql):
+        unit = "count"  # a bare COUNT, whatever its name says: "late_fee_invoices"
     if unit is None and (column is None or numeric == 1):
         if rv.unit in RATES and whole:
             return "count" if largest > 100 else None  # counts in a rate KPI

@@ -206,6 +206,11 @@ _HINTS: dict[str, frozenset[str]] = {
     "ratio": frozenset({"ratio", "times"}),
     "number": _with_stems(_SCORE_WORDS),
 }
+_SUBJECT = re.compile(
+    r"(?P<words>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2})\s+(?:is|was|are|were)\s+"
+    r"(?:at\s+its\s+)?(?:highest|lowest|busiest|quietest)\s+(?:in|on|during)\b"
+)
+"""The subject a ranking of a period or row after its verb is of: "Bad debt was highest in"."""
 _BY_COUNT = re.compile(r"\b(?i:by|in)\s+(?i:count|number|headcount)\b")
 """Words ranking by how many, whatever noun they count: "the most refunds by count"."""
 _FIGURE = re.compile(r"\d+[kmbx]?")
@@ -424,6 +429,12 @@ def verify_ranking(
         for m in ctx.periods_in(begin, start):
             clause = clause.replace(ctx.answer[m.start : m.end], " ")
     who = claim.entity or entity or repr(text)
+    subject = _SUBJECT.match(text)
+    if subject is not None:  # "Bad debt was highest in Metro": bad debt, whatever follows
+        said = metric_words(tokens(subject["words"])) - ctx.label_words
+        held = frozenset().union(*(f.words for f in facts)) | ctx.question_words
+        if said and not said & held:
+            return _with(unverifiable, f"it ranks {subject['words']!r}, which nothing held is")
     every = series_of(facts)
     if not every:
         return _with(unverifiable, "no reference lists labelled values to rank")

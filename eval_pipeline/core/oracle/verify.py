@@ -93,6 +93,12 @@ _GREW_BEFORE = re.compile(
     r"decreased|jumped|slipped|slid)[ \t]+(?:by[ \t]+)?$"
 )
 """The noun before a verb of change right before the figure: "orders grew about 18%"."""
+_SUBJECT_BEFORE = re.compile(
+    r"\s*(?P<noun>[A-Za-z][\w-]*(?:[ \t]+[a-z][\w-]*)?)[ \t]+(?:was|were|is|are|ran|stood)\b"
+    r"[^.;:\n\d]{0,60}\b(?:at|of)[ \t]+"
+)
+"""The subject a sentence opens on before the rate its verb gives: "Bad debt was highest in
+Metro at 2.1%"."""
 _NOUN = re.compile(r"[ \t]*([A-Za-z][\w-]*)")
 """The word right after a figure; ``head_noun`` reads one only after a count, and a decimal
 figure is rarely read as one."""
@@ -872,6 +878,9 @@ class _Verifier:
         found = _NOUN_AFTER.match(text, claim.span[1])
         if found is None and claim.kind == "comparison":
             found = search_before(_GREW_BEFORE, text, claim.span[0], 40)
+        if found is None and family(claim.unit) == "rate":
+            start = ctx.layout.sentence_of(claim.span[0])[0]
+            found = _SUBJECT_BEFORE.fullmatch(text, start, claim.span[0])
         noun = found.group("noun") if found else ""
         named = tokens(noun) - NOT_NOUNS
         held = frozenset().union(*(f.own_meaning for f in self.state.facts))

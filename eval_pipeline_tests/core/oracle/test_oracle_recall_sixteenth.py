@@ -461,3 +461,26 @@ def test_delinquency_is_worse_when_higher() -> None:
     )
     assert_verdicts("Which station is worst?", "Old Mill has the worst delinquency.", [table], [S])
     assert_verdicts("Which station is worst?", "Dockside has the worst delinquency.", [table], [C])
+
+
+def test_a_bare_count_is_a_count_whatever_its_name_says() -> None:
+    """``COUNT(*) AS late_fee_rides`` counts rides, though "fee" names money: a count states
+    it, and an amount of money is no misstatement of it."""
+    late = ref(4_057.0, sql="SELECT COUNT(*) AS late_fee_rides FROM rides WHERE late_fee > 0")
+    answer = "Late fees hit 4,057 rides; at $20 a fee that is roughly $90K of billing."
+    assert_verdicts("How many rides carried a late fee?", answer, [late], [S, U, U])
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # the subject names a quantity nothing holds: the ranking and the rate are its, not
+        # the row's rides (Old Mill's share is 24.3%, and it is second)
+        ("Bad debt was highest in Old Mill at 31% of rides.", [U, U]),
+        ("Bad debt ran highest in Old Mill, at 31% of rides.", [U]),
+        # the row's own share of rides, its subject a row: 30,400 / 125,000 = 24.3%
+        ("Old Mill was second at 31% of rides.", [S, C]),
+    ],
+)
+def test_a_rate_of_a_subject_nothing_holds(answer: str, expected: list[str]) -> None:
+    assert_verdicts(ASKED, answer, [STATIONS], expected)
