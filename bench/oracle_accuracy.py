@@ -191,8 +191,8 @@ def score_labelled(
 ) -> LabelledOutcome:
     """Each claim label gets the most severe verdict of the claims overlapping it (missed if
     none); a claim overlapping no claim label is invented, a ``not_a_claim`` one included. A
-    claim written without digits that overlaps no label ("West leads") is left out: the format
-    labels every digit, while ranking words may go unlabelled."""
+    claim written without digits that overlaps no label ("West leads") is left out unless it is
+    accused: the format labels every digit, while ranking words may go unlabelled."""
     got = [
         (c.span, v.verdict if v.verdict != "stale" else "unverifiable", v.reason, c.text)
         for c, v in zip(claims, verdicts, strict=True)
@@ -208,8 +208,9 @@ def score_labelled(
             reason = next((got[i][2] for i in hits if got[i][1] == have), "not extracted")
             mistakes.append(f"{label.text!r}: expected {label.verdict}, got {have} ({reason})")
     for i, (_, verdict, reason, text) in enumerate(got):
-        if i not in used and not re.search(r"\d", text):
-            continue  # the format labels every digit; a claim without one may go unlabelled
+        if i not in used and not re.search(r"\d", text) and verdict != "contradicted":
+            continue  # the format labels every digit; a ranking in words may go unlabelled,
+            # but one it accuses is counted: an accusation nobody labelled is no less false
         if i not in used:
             pairs.append((INVENTED, verdict))
             if verdict != "unverifiable":

@@ -8,6 +8,8 @@ from collections import Counter
 import pytest
 
 from bench import oracle_accuracy as bench
+from bench.labelled_answers import Label, LabelledCase
+from eval_pipeline.core.models import Claim, Verdict
 
 
 @pytest.fixture(scope="module")
@@ -85,6 +87,28 @@ def test_an_unlabelled_claim_without_digits_is_not_invented() -> None:
     assert [(p.want, p.have) for p in pairs] == [("supported", "supported")]
 
 
+def test_an_unlabelled_ranking_in_words_counts_only_when_accused() -> None:
+    """A labelled set labels every digit, not every ranking in words: one left unlabelled
+    is no mistake when supported, but an accusation nobody labelled counts as invented."""
+    answer = "West leads with 42, followed by East."
+    case = LabelledCase("x-1", (), "", (), answer, (Label("42", "supported", (16, 18)),))
+    claims = [
+        Claim(id="C1", text="West leads", span=(0, 10), kind="ranking"),
+        Claim(id="C2", text="42", span=(16, 18), value=42.0),
+        Claim(id="C3", text="followed by East", span=(20, 36), kind="ranking"),
+    ]
+
+    def scored(third: str) -> list[tuple[str, str]]:
+        verdicts = [
+            Verdict(claim_id=c.id, verdict=v, reason="")
+            for c, v in zip(claims, ["supported", "supported", third], strict=True)
+        ]
+        return bench.score_labelled("d", case, claims, verdicts).pairs
+
+    assert scored("supported") == [("supported", "supported")]
+    assert scored("contradicted") == [("supported", "supported"), (bench.INVENTED, "contradicted")]
+
+
 def test_report_ends_with_the_summary_line(accuracy: bench.Accuracy) -> None:
     last = bench.report(accuracy)[-1]
     assert last.startswith("contradicted precision=") and "; supported precision=" in last
@@ -98,7 +122,7 @@ def test_blind_set_holds_its_measured_figures() -> None:
     assert len(blind.labelled) >= 1184 and blind.claims >= 9147
     # measured on 5 December (morning) after rows referred back to, bands of a scale,
     # restated shares and rankings read by the figure stated with them
-    assert blind.precision("contradicted") >= 0.995, mistakes  # measured 0.999 (2,082/2,085)
+    assert blind.precision("contradicted") >= 0.995, mistakes  # measured 0.998 (2,082/2,086)
     assert blind.precision("supported") >= 0.983  # 0.986 (5,204/5,276)
     assert blind.recall("contradicted") >= 0.879  # 0.881 (2,082/2,362)
     assert blind.recall("supported") >= 0.914  # 0.918 (5,204/5,671)
