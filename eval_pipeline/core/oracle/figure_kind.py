@@ -84,11 +84,12 @@ _CUES: tuple[_Cue, ...] = (
     _Cue("gap", "before", GAP_CUE, 80, numeric_only=True, wide=True),  # "the gap is 1 day"
     _Cue("gap", "before", BY_MARGIN, 60, numeric_only=True),  # "edges Grand Plaza by £80K"
     _Cue(
-        "gap",  # "16 leases short of", "0.2 points ahead", "40 fewer than"
-        "after",
+        "gap",  # "16 leases short of", "0.2 points ahead", "40 fewer than", "2.5 points deeper
+        "after",  # than" (any comparative; not "other than", "rather than")
         re.compile(
             r"[^\S\n]*(?:[A-Za-z%-]+[^\S\n]+){0,2}?(?i:short\s+of|ahead|behind|shy\s+of|"
-            r"(?:more|fewer|less|higher|lower)\s+than)\b"
+            r"(?:more|fewer|less|(?!(?:oth|rath|wheth|neith|eith|und|ov|aft|p)er\b)[a-z]{2,}er)"
+            r"\s+than)\b"
         ),
         numeric_only=True,
     ),

@@ -484,3 +484,22 @@ def test_a_bare_count_is_a_count_whatever_its_name_says() -> None:
 )
 def test_a_rate_of_a_subject_nothing_holds(answer: str, expected: list[str]) -> None:
     assert_verdicts(ASKED, answer, [STATIONS], expected)
+
+
+DISCOUNTS = [
+    ref(10.7, "percent", name="avg_discount_pct", params={"station": s}, label=s)
+    for s in ("Old Mill",)
+] + [ref(8.2, "percent", name="avg_discount_pct", params={"station": "Dockside"}, label="Dockside")]
+STATED = "Old Mill gave 10.7% off and Dockside 8.2%, so Old Mill ran "
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # any comparative before "than" reads as a gap, never as the other row's level
+        (STATED + "2.5 points deeper than Dockside.", [S, S, U]),
+        (STATED + "2.5 points more than Dockside.", [S, S, S]),
+    ],
+)
+def test_a_comparative_before_than_reads_as_a_gap(answer: str, expected: list[str]) -> None:
+    assert_verdicts("How deep were discounts by station?", answer, DISCOUNTS, expected)
