@@ -190,14 +190,10 @@ def pins(
     )
     # "the latest year was 2.5x the one before": its words name the two by their places
     placed = found.pinned and place_after(text, claim.span[1], binding.sentence[1]) is not None
-    # "Those three were worth $212K between them": the rows the sentence before named
-    referred = found.pinned and any(
-        found.facts[: len(run)] == run
-        for run, counted in referred_runs(state.deriver, binding)
-        if counted
-    )
-    if not (anchored or by_name or led or placed or referred) and not any(
-        sentence & f.meaning for f in found.facts
+    if (
+        not (anchored or by_name or led or placed)
+        and not any(sentence & f.meaning for f in found.facts)
+        and not _referred_back(state, binding, found)
     ):
         return False
     noun = head_noun(text, claim)
@@ -415,6 +411,16 @@ def _wider_than(state: VerifyState, binding: Binding, facts: Sequence[Fact]) -> 
     clause = state.ctx.answer[binding.clause[0] : binding.clause[1]]
     scopes = {f.scope for f in facts if not f.labels}
     return bool(WHOLE_ORGANISATION.search(clause)) and len(scopes) == 1 and all(scopes)
+
+
+def _referred_back(state: VerifyState, binding: Binding, found: Derived) -> bool:
+    """Is the derived value over the rows its sentence counts back to ("Those three were
+    worth $212K between them": the rows the sentences before named)?"""
+    return found.pinned and any(
+        found.facts[: len(run)] == run
+        for run, counted in referred_runs(state.deriver, binding)
+        if counted
+    )
 
 
 _CHANGES = ("relative change", "difference")

@@ -100,7 +100,8 @@ def shares(deriver: Deriver, claim: Claim, binding: Binding, *, complement: bool
                     Derived(1 - share, "fraction", facts, f"complement share ({how})", False)
                 )
     out += _group_shares(deriver, binding)
-    out += _referred_shares(deriver, claim, binding)
+    if not _writes_its_whole(deriver, claim):  # "31% of the year's 802": of its own whole
+        out += _referred_shares(deriver, binding) + _banded_shares(deriver, binding)
     if complement:
         for fact in deriver.facts:
             if fact.unit in RATES and fit(claim, binding, fact) is not None:
@@ -109,13 +110,16 @@ def shares(deriver: Deriver, claim: Claim, binding: Binding, *, complement: bool
     return out
 
 
-def _referred_shares(deriver: Deriver, claim: Claim, binding: Binding) -> list[Derived]:
-    """The rows a sentence refers back to over their column's total ("Together those two
-    days account for 31.4%"); not a share of the whole it writes ("31% of the year's 802")."""
+def _writes_its_whole(deriver: Deriver, claim: Claim) -> bool:
+    """Is the share written with a figure for its whole after "of" ("31% of the year's 802")?"""
     text = deriver.ctx.answer
     whole = OF_AFTER.match(text, claim.span[1])
-    if whole is not None and text[whole.end() : whole.end() + 1].isdigit():
-        return []
+    return whole is not None and text[whole.end() : whole.end() + 1].isdigit()
+
+
+def _referred_shares(deriver: Deriver, binding: Binding) -> list[Derived]:
+    """The rows a sentence refers back to over their column's total ("Together those two
+    days account for 31.4%")."""
     out = []
     for run, counted in referred_runs(deriver, binding):
         series = deriver.series[run[0].series]
@@ -124,7 +128,14 @@ def _referred_shares(deriver: Deriver, claim: Claim, binding: Binding) -> list[D
             rest = tuple(f for f in series if f not in run)
             share = sum(f.value for f in run) / total
             out.append(Derived(share, "fraction", (*run, *rest), "share (rows before)", counted))
-    for rows, scale in banded(deriver, binding):  # "71.2% rated us 4 or 5"
+    return out
+
+
+def _banded_shares(deriver: Deriver, binding: Binding) -> list[Derived]:
+    """The rows of a numbered scale its clause bands over the scale's total ("71.2% rated us
+    4 or 5")."""
+    out = []
+    for rows, scale in banded(deriver, binding):
         total = sum(f.value for f in scale)
         if total > 0:
             rest = tuple(f for f in scale if f not in rows)

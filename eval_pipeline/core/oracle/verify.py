@@ -883,10 +883,10 @@ class _Verifier:
             found = _SUBJECT_BEFORE.fullmatch(text, start, claim.span[0])
         noun = found.group("noun") if found else ""
         named = tokens(noun) - NOT_NOUNS
-        held = frozenset().union(*(f.own_meaning for f in self.state.facts))
-        if named and claim.unit == "ratio" and named <= ctx.label_words - held:
-            # "2.5 times as many weekdays" beside orders by weekday and weekend: the rows
-            return f"a ratio of {noun!r}, which are rows, not a quantity they hold"
+        if named and claim.unit == "ratio" and named <= ctx.label_words:
+            held = frozenset().union(*(f.own_meaning for f in self.state.facts))
+            if not named & held:  # "2.5 times as many weekdays" beside orders by weekday
+                return f"a ratio of {noun!r}, which are rows, not a quantity they hold"
         if not named or named & (ctx.question_words | self.state.fact_words | ctx.label_words):
             return None
         return f"a figure of {noun!r}, which no reference value is about"
